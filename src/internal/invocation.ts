@@ -1,0 +1,56 @@
+import type { ToolCallInfo, ToolCallListener } from '../tool-call-listener.js';
+
+/**
+ * The listener side of one invocation, after `beforeCall` returned: the guarded-block rules of
+ * the reference design in one place, shared by the sync, Promise and stream paths.
+ */
+export class Invocation<Context> {
+  private completed = false;
+
+  constructor(
+    private readonly listener: ToolCallListener<Context>,
+    private readonly context: Context,
+    private readonly toolName: string,
+    private readonly toolInput: unknown,
+    private readonly info: ToolCallInfo,
+  ) {}
+
+  run<R>(body: () => R): R {
+    const { listener } = this;
+    return listener.runInContext ? listener.runInContext(this.context, body) : body();
+  }
+
+  /** `afterCall` is in the guarded block: if it throws, the invocation fails with that error. */
+  succeed<R>(result: R): R | string {
+    try {
+      this.afterCall(result);
+    } catch (error) {
+      return this.fail(error);
+    }
+    this.complete();
+    return result;
+  }
+
+  afterCall(result: unknown): void {
+    this.listener.afterCall?.(this.context, this.toolName, this.toolInput, result, this.info);
+  }
+
+  /** Returns the text reported to the model, or throws the original error (same identity). */
+  fail(error: unknown): string {
+    let reported: string | null | undefined;
+    try {
+      reported = this.listener.onError?.(this.context, this.toolName, this.toolInput, error, this.info);
+    } finally {
+      this.complete();
+    }
+    if (typeof reported === 'string') return reported;
+    throw error;
+  }
+
+  /** `afterCompletion` at most once, whatever path ends the invocation. */
+  complete(): void {
+    if (this.completed) return;
+    this.completed = true;
+    this.listener.afterCompletion?.(this.context, this.toolName, this.toolInput, this.info);
+  }
+}

@@ -1,0 +1,41 @@
+import type { ToolDefinition, ToolMetadata } from './tool-callback.js';
+
+/** What a listener may know about one invocation. */
+export interface ToolCallInfo {
+  readonly toolDefinition: ToolDefinition;
+  readonly toolMetadata?: ToolMetadata;
+  /** The model's id for this call, where the framework gives one. */
+  readonly toolCallId?: string;
+  readonly signal?: AbortSignal;
+  /** `'ai-sdk' | 'mcp' | 'langchain' | 'openai-agents'`, or undefined for direct use. */
+  readonly framework?: string;
+  /** Extra span attributes an adapter knows (for example MCP's `mcp.method.name`). */
+  readonly attributes?: Readonly<Record<string, string | number | boolean>>;
+}
+
+/**
+ * Observes tool invocations. Every method is optional; an absent `onError` means "rethrow".
+ *
+ * What `beforeCall` returns is the correlation context of the invocation: it is handed back to
+ * `afterCall`, `onError`, `afterCompletion` and `runInContext` of the same invocation.
+ *
+ * The decorator does not guard listener methods (as the reference design): a throwing
+ * `beforeCall` keeps the tool from running, a throwing `afterCall` goes to `onError` like a tool
+ * failure, and a throwing `onError` replaces the original error. Handle your own failures.
+ */
+export interface ToolCallListener<Context = unknown> {
+  beforeCall?(toolName: string, toolInput: unknown, call: ToolCallInfo): Context;
+  afterCall?(context: Context, toolName: string, toolInput: unknown, result: unknown, call: ToolCallInfo): void;
+  /** Return a string to report the failure to the model as the tool result; null/undefined to rethrow. */
+  onError?(
+    context: Context,
+    toolName: string,
+    toolInput: unknown,
+    error: unknown,
+    call: ToolCallInfo,
+  ): string | null | undefined;
+  /** Runs exactly once per invocation whose `beforeCall` returned, after `afterCall`/`onError`. */
+  afterCompletion?(context: Context, toolName: string, toolInput: unknown, call: ToolCallInfo): void;
+  /** Runs the tool body, e.g. inside the span's context so the tool's own spans become children. */
+  runInContext?<R>(context: Context, run: () => R): R;
+}
