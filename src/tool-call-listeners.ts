@@ -80,10 +80,17 @@ function wrap<Input, Output, Context = unknown>(
   return new ListenedToolCallback(callback, listener);
 }
 
-function wrapAll<Input, Output, Context = unknown>(
-  callbacks: readonly ToolCallback<Input, Output>[],
+/** The wrapped form of each callback of a list: its own input and output types kept. */
+type WrappedAll<Callbacks extends readonly ToolCallback<never, unknown>[]> = {
+  -readonly [Index in keyof Callbacks]: Callbacks[Index] extends ToolCallback<infer Input, infer Output>
+    ? ToolCallback<Input, Output>
+    : never;
+};
+
+function wrapAll<const Callbacks extends readonly ToolCallback<never, unknown>[], Context = unknown>(
+  callbacks: Callbacks,
   listener: ToolCallListener<Context>,
-): ToolCallback<Input, Output>[] {
+): WrappedAll<Callbacks> {
   if (!Array.isArray(callbacks)) {
     throw new TypeError(`ToolCallListeners.wrapAll: \`callbacks\` must be an array, got ${describe(callbacks)}`);
   }
@@ -91,7 +98,7 @@ function wrapAll<Input, Output, Context = unknown>(
   for (const [index, callback] of callbacks.entries()) {
     assertToolCallback(callback, 'ToolCallListeners.wrapAll', `callbacks[${index}]`);
   }
-  return callbacks.map((callback) => new ListenedToolCallback(callback, listener));
+  return callbacks.map((callback) => new ListenedToolCallback(callback, listener)) as WrappedAll<Callbacks>;
 }
 
 function composite(...listeners: ToolCallListener<unknown>[]): ToolCallListener<unknown[]> {

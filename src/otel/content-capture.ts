@@ -1,0 +1,32 @@
+import { diag } from '@opentelemetry/api';
+import { boundedJson } from './bounded-json.js';
+import type { Redact, RedactContext } from './types.js';
+
+const REDACTION_FAILED = '"[redaction failed]"';
+
+/**
+ * The span attribute text of a captured value: redacted first (so truncation never keeps a
+ * secret that redaction would have removed), then serialized within `maxLength` characters.
+ * A `redact` that throws records a placeholder: never the unredacted value.
+ */
+export function captureContent(
+  value: unknown,
+  context: RedactContext,
+  redact: Redact | undefined,
+  maxLength: number,
+): string {
+  let redacted = value;
+  if (redact) {
+    try {
+      redacted = redact(value, context);
+    } catch (error) {
+      diag.error(`otel-tool-calls: redact threw for the ${context.kind} of '${context.toolName}'`, error);
+      return REDACTION_FAILED.slice(0, maxLength);
+    }
+  }
+  // a plain string (the usual tool result) is recorded as is, not as a JSON string literal
+  if (typeof redacted === 'string') {
+    return redacted.length > maxLength ? `${redacted.slice(0, maxLength - 1)}…` : redacted;
+  }
+  return boundedJson(redacted, maxLength);
+}

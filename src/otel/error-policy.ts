@@ -1,0 +1,28 @@
+import { diag } from '@opentelemetry/api';
+import type { ToolCallInfo } from '../tool-call-listener.js';
+import type { ErrorPolicy, ErrorPolicyDecision } from './types.js';
+
+/**
+ * The decision for one failure: the tool's own policy, else the listener's. A fixed policy
+ * rethrows aborted calls (the caller asked to stop; telling the model is not what it wants); a
+ * policy function decides for them too. A function that throws or answers nonsense means
+ * `rethrow`, the behaviour without telemetry.
+ */
+export function decideErrorPolicy(
+  policy: ErrorPolicy,
+  toolPolicies: Readonly<Record<string, ErrorPolicy>>,
+  toolName: string,
+  error: unknown,
+  call: ToolCallInfo,
+): ErrorPolicyDecision {
+  const chosen = Object.hasOwn(toolPolicies, toolName) ? (toolPolicies[toolName] as ErrorPolicy) : policy;
+  if (typeof chosen !== 'function') return call.signal?.aborted ? 'rethrow' : chosen;
+  try {
+    const decision = chosen(error, call);
+    if (decision === 'report' || decision === 'rethrow') return decision;
+    diag.error(`otel-tool-calls: errorPolicy for '${toolName}' returned ${String(decision)}; rethrowing`);
+  } catch (policyError) {
+    diag.error(`otel-tool-calls: errorPolicy for '${toolName}' threw; rethrowing`, policyError);
+  }
+  return 'rethrow';
+}

@@ -1,0 +1,247 @@
+import {
+  type Attributes,
+  type Context,
+  type Counter,
+  context,
+  diag,
+  type Histogram,
+  metrics,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+  trace,
+} from '@opentelemetry/api';
+import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
+import type { ToolCallInfo, ToolCallListener } from '../tool-call-listener.js';
+import { VERSION } from '../version.js';
+import { captureContent } from './content-capture.js';
+import { decideErrorPolicy } from './error-policy.js';
+import { errorMessageOf, errorTypeOf, isErrorLike } from './error-type.js';
+import { defaultFormatError, resolveOptions } from './resolve-options.js';
+import {
+  ATTR_GEN_AI_AGENT_NAME,
+  ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+  ATTR_GEN_AI_TOOL_CALL_ID,
+  ATTR_GEN_AI_TOOL_CALL_RESULT,
+  ATTR_GEN_AI_TOOL_DESCRIPTION,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_GEN_AI_TOOL_TYPE,
+  ATTR_TOOL_CALL_ERROR_OUTCOME,
+  GEN_AI_DURATION_BUCKETS,
+  GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
+  GEN_AI_TOOL_TYPE_VALUE_FUNCTION,
+  METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
+  METRIC_TOOL_CALL_ERRORS,
+  TOOL_CALL_ERROR_OUTCOME_VALUE_REPORTED,
+  TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN,
+} from './semconv.js';
+import type { OpenTelemetryToolCallListenerOptions, ToolCallSpanHook } from './types.js';
+
+const SCOPE_NAME = 'otel-tool-calls';
+
+/** The correlation context of one call: its span and what the metrics need at the end. */
+interface ToolCallTelemetry {
+  readonly span: Span;
+  /** The parent context with the span set: the tool body runs in it. */
+  readonly spanContext: Context;
+  /** `performance.now()` at the start; the span gets the same start and end as the histogram. */
+  readonly startTime: number;
+  readonly toolType: string;
+  result?: unknown;
+  error?: unknown;
+  errorType?: string;
+  outcome?: string;
+}
+
+interface Instruments {
+  readonly duration: Histogram;
+  readonly errors: Counter;
+}
+
+/**
+ * A `ToolCallListener` that turns each tool call into an `execute_tool` span (OpenTelemetry GenAI
+ * semantic conventions), a `gen_ai.execute_tool.duration` sample and, on failure, a
+ * `tool_call.errors` increment, and applies the error policy (report to the model, or rethrow).
+ *
+ * It never throws: its own failures and its hooks' are caught and logged through `diag`.
+ */
+export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallTelemetry | undefined> {
+  private readonly options: ReturnType<typeof resolveOptions>;
+  private readonly tracer: Tracer;
+  private instruments: Instruments | undefined;
+
+  constructor(options?: OpenTelemetryToolCallListenerOptions) {
+    this.options = resolveOptions(options);
+    const tracerProvider = this.options.tracerProvider ?? trace.getTracerProvider();
+    this.tracer = tracerProvider.getTracer(SCOPE_NAME, VERSION);
+  }
+
+  beforeCall(toolName: string, toolInput: unknown, call: ToolCallInfo): ToolCallTelemetry | undefined {
+    try {
+      const { options } = this;
+      const toolType = attributeText(call.attributes?.[ATTR_GEN_AI_TOOL_TYPE]) ?? GEN_AI_TOOL_TYPE_VALUE_FUNCTION;
+      const attributes: Attributes = { ...call.attributes };
+      attributes[ATTR_GEN_AI_OPERATION_NAME] = GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL;
+      attributes[ATTR_GEN_AI_TOOL_NAME] = toolName;
+      attributes[ATTR_GEN_AI_TOOL_TYPE] = toolType;
+      if (call.toolCallId !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ID] = call.toolCallId;
+      const description = attributeText(call.toolDefinition?.description);
+      if (description !== undefined) attributes[ATTR_GEN_AI_TOOL_DESCRIPTION] = description;
+      if (options.agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = options.agentName;
+      if (options.captureContent) {
+        attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = captureContent(
+          toolInput,
+          { kind: 'arguments', toolName },
+          options.redact,
+          options.maxContentLength,
+        );
+      }
+      const startTime = performance.now();
+      const parent = context.active();
+      const span = this.tracer.startSpan(
+        `${GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL} ${toolName}`,
+        { kind: SpanKind.INTERNAL, attributes, startTime },
+        parent,
+      );
+      const telemetry: ToolCallTelemetry = { span, spanContext: trace.setSpan(parent, span), startTime, toolType };
+      this.runHook('onSpanStart', options.onSpanStart, span, { toolName, toolInput, call });
+      return telemetry;
+    } catch (error) {
+      diag.error(`otel-tool-calls: could not start the span of '${toolName}'`, error);
+      return undefined;
+    }
+  }
+
+  runInContext<R>(telemetry: ToolCallTelemetry | undefined, run: () => R): R {
+    return telemetry ? context.with(telemetry.spanContext, run) : run();
+  }
+
+  afterCall(telemetry: ToolCallTelemetry | undefined, toolName: string, _input: unknown, result: unknown): void {
+    if (!telemetry) return;
+    telemetry.result = result;
+    if (!this.options.captureContent || result === undefined) return;
+    try {
+      const text = captureContent(
+        result,
+        { kind: 'result', toolName },
+        this.options.redact,
+        this.options.maxContentLength,
+      );
+      telemetry.span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, text);
+    } catch (error) {
+      diag.error(`otel-tool-calls: could not capture the result of '${toolName}'`, error);
+    }
+  }
+
+  onError(
+    telemetry: ToolCallTelemetry | undefined,
+    toolName: string,
+    _input: unknown,
+    error: unknown,
+    call: ToolCallInfo,
+  ): string | null {
+    const { options } = this;
+    const decision = decideErrorPolicy(options.errorPolicy, options.toolErrorPolicies, toolName, error, call);
+    const outcome =
+      decision === 'report' ? TOOL_CALL_ERROR_OUTCOME_VALUE_REPORTED : TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN;
+    if (telemetry) this.recordError(telemetry, toolName, error, outcome);
+    return decision === 'report' ? this.reportText(toolName, error, call) : null;
+  }
+
+  afterCompletion(telemetry: ToolCallTelemetry | undefined, toolName: string, toolInput: unknown, call: ToolCallInfo) {
+    if (!telemetry) return;
+    const { span, startTime, toolType, errorType, outcome } = telemetry;
+    this.runHook('onSpanEnd', this.options.onSpanEnd, span, {
+      toolName,
+      toolInput,
+      call,
+      ...(errorType === undefined ? { result: telemetry.result } : { error: telemetry.error }),
+    });
+    try {
+      const endTime = performance.now();
+      span.end(endTime);
+      const attributes: Attributes = { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_GEN_AI_TOOL_TYPE]: toolType };
+      if (this.options.agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = this.options.agentName;
+      if (errorType !== undefined) attributes[ATTR_ERROR_TYPE] = errorType;
+      const instruments = this.getInstruments();
+      instruments.duration.record((endTime - startTime) / 1000, attributes);
+      if (errorType !== undefined) {
+        attributes[ATTR_TOOL_CALL_ERROR_OUTCOME] = outcome as string;
+        instruments.errors.add(1, attributes);
+      }
+    } catch (error) {
+      diag.error(`otel-tool-calls: could not end the span of '${toolName}'`, error);
+    }
+  }
+
+  private recordError(telemetry: ToolCallTelemetry, toolName: string, error: unknown, outcome: string) {
+    try {
+      const errorType = errorTypeOf(error);
+      telemetry.error = error;
+      telemetry.errorType = errorType;
+      telemetry.outcome = outcome;
+      const { span } = telemetry;
+      span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessageOf(error) });
+      span.setAttribute(ATTR_ERROR_TYPE, errorType);
+      span.setAttribute(ATTR_TOOL_CALL_ERROR_OUTCOME, outcome);
+      if (this.options.recordException && isErrorLike(error)) span.recordException(error);
+    } catch (recordError) {
+      diag.error(`otel-tool-calls: could not record the error of '${toolName}'`, recordError);
+    }
+  }
+
+  /** The user's `formatError`, falling back to the default text if it throws or is not a string. */
+  private reportText(toolName: string, error: unknown, call: ToolCallInfo): string {
+    const { formatError } = this.options;
+    if (formatError !== defaultFormatError) {
+      try {
+        const text = formatError(toolName, error, call);
+        if (typeof text === 'string') return text;
+        diag.error(`otel-tool-calls: formatError for '${toolName}' returned ${typeof text}; using the default text`);
+      } catch (formatFailure) {
+        diag.error(`otel-tool-calls: formatError for '${toolName}' threw; using the default text`, formatFailure);
+      }
+    }
+    return defaultFormatError(toolName, error, call);
+  }
+
+  // Looked up at the first call, not in the constructor: the global metrics API has no proxy,
+  // so a listener made before the SDK starts would otherwise keep a no-op meter forever.
+  private getInstruments(): Instruments {
+    if (this.instruments) return this.instruments;
+    const meterProvider = this.options.meterProvider ?? metrics.getMeterProvider();
+    const meter = meterProvider.getMeter(SCOPE_NAME, VERSION);
+    this.instruments = {
+      duration: meter.createHistogram(METRIC_GEN_AI_EXECUTE_TOOL_DURATION, {
+        unit: 's',
+        description: 'Duration of tool call operations (GenAI semantic conventions, execute_tool)',
+        advice: { explicitBucketBoundaries: [...GEN_AI_DURATION_BUCKETS] },
+      }),
+      errors: meter.createCounter(METRIC_TOOL_CALL_ERRORS, {
+        unit: '{error}',
+        description: 'Failed tool calls, by outcome (reported to the model or rethrown); otel-tool-calls own metric',
+      }),
+    };
+    return this.instruments;
+  }
+
+  private runHook(
+    name: string,
+    hook: ToolCallSpanHook | undefined,
+    span: Span,
+    event: Parameters<ToolCallSpanHook>[1],
+  ) {
+    if (!hook) return;
+    try {
+      hook(span, event);
+    } catch (error) {
+      diag.error(`otel-tool-calls: ${name} hook threw for '${event.toolName}'`, error);
+    }
+  }
+}
+
+function attributeText(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}

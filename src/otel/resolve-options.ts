@@ -1,0 +1,79 @@
+import { diag } from '@opentelemetry/api';
+import { errorMessageOf } from './error-type.js';
+import type { ErrorPolicy, FormatError, OpenTelemetryToolCallListenerOptions } from './types.js';
+
+export const CAPTURE_CONTENT_ENV = 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT';
+const DEFAULT_MAX_CONTENT_LENGTH = 4096;
+
+export const defaultFormatError: FormatError = (toolName, error) =>
+  `Tool '${toolName}' failed: ${errorMessageOf(error)}`;
+
+type Resolved = Required<
+  Pick<
+    OpenTelemetryToolCallListenerOptions,
+    'errorPolicy' | 'toolErrorPolicies' | 'formatError' | 'captureContent' | 'maxContentLength' | 'recordException'
+  >
+> &
+  OpenTelemetryToolCallListenerOptions;
+
+/** Fills the defaults into a shallow copy; an invalid option throws a TypeError naming it. */
+export function resolveOptions(options: OpenTelemetryToolCallListenerOptions = {}): Resolved {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError('OpenTelemetryToolCallListener: `options` must be an object');
+  }
+  const resolved: Resolved = {
+    ...options,
+    errorPolicy: options.errorPolicy ?? 'rethrow',
+    toolErrorPolicies: options.toolErrorPolicies ?? {},
+    formatError: options.formatError ?? defaultFormatError,
+    captureContent: options.captureContent ?? captureContentFromEnv(),
+    maxContentLength: options.maxContentLength ?? DEFAULT_MAX_CONTENT_LENGTH,
+    recordException: options.recordException ?? true,
+  };
+  assertProvider(resolved.tracerProvider, 'tracerProvider', 'getTracer');
+  assertProvider(resolved.meterProvider, 'meterProvider', 'getMeter');
+  assertErrorPolicy(resolved.errorPolicy, 'errorPolicy');
+  if (typeof resolved.toolErrorPolicies !== 'object' || resolved.toolErrorPolicies === null) {
+    throw new TypeError('OpenTelemetryToolCallListener: `toolErrorPolicies` must be an object of tool name to policy');
+  }
+  for (const [tool, policy] of Object.entries(resolved.toolErrorPolicies)) {
+    assertErrorPolicy(policy, `toolErrorPolicies[${JSON.stringify(tool)}]`);
+  }
+  if (typeof resolved.captureContent !== 'boolean') fail('captureContent', 'a boolean');
+  if (typeof resolved.recordException !== 'boolean') fail('recordException', 'a boolean');
+  if (!Number.isSafeInteger(resolved.maxContentLength) || resolved.maxContentLength < 1) {
+    fail('maxContentLength', 'a positive integer');
+  }
+  if (resolved.agentName !== undefined && typeof resolved.agentName !== 'string') fail('agentName', 'a string');
+  for (const name of ['formatError', 'redact', 'onSpanStart', 'onSpanEnd'] as const) {
+    if (resolved[name] !== undefined && typeof resolved[name] !== 'function') fail(name, 'a function');
+  }
+  return resolved;
+}
+
+/** Only `true`/`false` (any case) are understood; anything else is ignored with a warning. */
+export function captureContentFromEnv(): boolean {
+  const raw = globalThis.process?.env?.[CAPTURE_CONTENT_ENV];
+  if (raw === undefined || raw.trim() === '') return false;
+  const value = raw.trim().toLowerCase();
+  if (value === 'true') return true;
+  if (value !== 'false') diag.warn(`${CAPTURE_CONTENT_ENV}=${JSON.stringify(raw)} ignored: expected true or false`);
+  return false;
+}
+
+function assertErrorPolicy(policy: unknown, name: string): asserts policy is ErrorPolicy {
+  if (policy !== 'report' && policy !== 'rethrow' && typeof policy !== 'function') {
+    fail(name, "'report', 'rethrow' or a function (error, call) => 'report' | 'rethrow'");
+  }
+}
+
+function assertProvider(provider: unknown, name: string, method: string) {
+  if (provider === undefined) return;
+  if (provider === null || typeof (provider as Record<string, unknown>)[method] !== 'function') {
+    fail(name, `an object with a ${method}() method`);
+  }
+}
+
+function fail(name: string, expected: string): never {
+  throw new TypeError(`OpenTelemetryToolCallListener: \`${name}\` must be ${expected}`);
+}

@@ -1,0 +1,49 @@
+/*
+ * Names from the OpenTelemetry GenAI semantic conventions (still experimental, so copied here
+ * rather than imported from the incubating entry point, as the semantic-conventions package
+ * recommends), and this package's own names. Stable names (`error.type`) are imported where used.
+ */
+
+/** The name of the operation being performed; `execute_tool` for a tool call. */
+export const ATTR_GEN_AI_OPERATION_NAME = 'gen_ai.operation.name' as const;
+/** `gen_ai.operation.name` value for a tool call. */
+export const GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL = 'execute_tool' as const;
+/** Name of the tool utilized by the agent. */
+export const ATTR_GEN_AI_TOOL_NAME = 'gen_ai.tool.name' as const;
+/** Type of the tool: `function`, `extension` (e.g. an MCP server's tool) or `datastore`. */
+export const ATTR_GEN_AI_TOOL_TYPE = 'gen_ai.tool.type' as const;
+/** The tool call identifier given by the model. */
+export const ATTR_GEN_AI_TOOL_CALL_ID = 'gen_ai.tool.call.id' as const;
+/** The tool description. */
+export const ATTR_GEN_AI_TOOL_DESCRIPTION = 'gen_ai.tool.description' as const;
+/** Human-readable name of the GenAI agent. */
+export const ATTR_GEN_AI_AGENT_NAME = 'gen_ai.agent.name' as const;
+/** Parameters passed to the tool call (opt-in: sensitive). */
+export const ATTR_GEN_AI_TOOL_CALL_ARGUMENTS = 'gen_ai.tool.call.arguments' as const;
+/** The result returned by the tool call (opt-in: sensitive). */
+export const ATTR_GEN_AI_TOOL_CALL_RESULT = 'gen_ai.tool.call.result' as const;
+
+/** `gen_ai.tool.type` when the adapter knows no better. */
+export const GEN_AI_TOOL_TYPE_VALUE_FUNCTION = 'function' as const;
+/** `gen_ai.tool.type` for tools served by an agent-side extension such as an MCP server. */
+export const GEN_AI_TOOL_TYPE_VALUE_EXTENSION = 'extension' as const;
+
+/** The MCP request method, `tools/call` for a tool call. */
+export const ATTR_MCP_METHOD_NAME = 'mcp.method.name' as const;
+/** The MCP session id, when the transport has one. */
+export const ATTR_MCP_SESSION_ID = 'mcp.session.id' as const;
+
+/** This package's own: whether a failed call was `reported` to the model or `rethrown`. */
+export const ATTR_TOOL_CALL_ERROR_OUTCOME = 'tool_call.error.outcome' as const;
+export const TOOL_CALL_ERROR_OUTCOME_VALUE_REPORTED = 'reported' as const;
+export const TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN = 'rethrown' as const;
+
+/** Histogram (s) of tool call durations: the GenAI semantic convention's `execute_tool` metric. */
+export const METRIC_GEN_AI_EXECUTE_TOOL_DURATION = 'gen_ai.execute_tool.duration' as const;
+/** Counter ({error}) of failed tool calls: this package's own, with `tool_call.error.outcome`. */
+export const METRIC_TOOL_CALL_ERRORS = 'tool_call.errors' as const;
+
+/** The bucket boundaries (s) the GenAI semantic conventions advise for operation durations. */
+export const GEN_AI_DURATION_BUCKETS: readonly number[] = Object.freeze([
+  0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
+]);

@@ -1,0 +1,71 @@
+import type { MeterProvider, Span, TracerProvider } from '@opentelemetry/api';
+import type { ToolCallInfo } from '../tool-call-listener.js';
+
+/** What a failed call does: `report` it to the model as the tool result, or `rethrow` it. */
+export type ErrorPolicyDecision = 'report' | 'rethrow';
+
+/** A fixed decision, or a function deciding per failure (it also decides for aborted calls). */
+export type ErrorPolicy = ErrorPolicyDecision | ((error: unknown, call: ToolCallInfo) => ErrorPolicyDecision);
+
+/** The text the model sees when a failure is reported. */
+export type FormatError = (toolName: string, error: unknown, call: ToolCallInfo) => string;
+
+/** Which captured value a `redact` function is given. */
+export interface RedactContext {
+  readonly kind: 'arguments' | 'result';
+  readonly toolName: string;
+}
+
+/** Returns the value to capture instead (e.g. with secrets masked). Runs before serialization. */
+export type Redact = (value: unknown, context: RedactContext) => unknown;
+
+/** What the span hooks are told about the call. */
+export interface ToolCallSpanEvent {
+  readonly toolName: string;
+  readonly toolInput: unknown;
+  readonly call: ToolCallInfo;
+  /** Set on `onSpanEnd` after a success: the tool's result (the last chunk of a stream). */
+  readonly result?: unknown;
+  /** Set on `onSpanEnd` after a failure: the thrown value. */
+  readonly error?: unknown;
+}
+
+/** Adds attributes to a span. A hook that throws is caught and logged through `diag`. */
+export type ToolCallSpanHook = (span: Span, event: ToolCallSpanEvent) => void;
+
+export interface OpenTelemetryToolCallListenerOptions {
+  /** Where spans go. @default the global tracer provider */
+  readonly tracerProvider?: TracerProvider;
+  /** Where metrics go. @default the global meter provider (looked up at the first call) */
+  readonly meterProvider?: MeterProvider;
+  /**
+   * What a failed call does. Telemetry must not change what the agent does unless asked, hence
+   * `rethrow`. Aborted calls are rethrown unless this is a function.
+   * @default 'rethrow'
+   */
+  readonly errorPolicy?: ErrorPolicy;
+  /** Per-tool overrides of `errorPolicy`, by tool name. @default {} */
+  readonly toolErrorPolicies?: Readonly<Record<string, ErrorPolicy>>;
+  /**
+   * The text the model sees when a failure is reported; never a stack trace.
+   * @default (name, error) => `Tool '${name}' failed: ${message}`
+   */
+  readonly formatError?: FormatError;
+  /**
+   * Record `gen_ai.tool.call.arguments` and `gen_ai.tool.call.result` on the span (sensitive).
+   * @default false, or true when OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true
+   */
+  readonly captureContent?: boolean;
+  /** Bound, in characters, on each captured value. @default 4096 */
+  readonly maxContentLength?: number;
+  /** Applied to arguments and result before they are captured. @default none */
+  readonly redact?: Redact;
+  /** Sets `gen_ai.agent.name` on spans and metrics. @default none */
+  readonly agentName?: string;
+  /** Add an exception event to the span for a thrown Error (Jaeger shows it as a log). @default true */
+  readonly recordException?: boolean;
+  /** Called after the span starts, before the tool runs. @default none */
+  readonly onSpanStart?: ToolCallSpanHook;
+  /** Called just before the span ends. @default none */
+  readonly onSpanEnd?: ToolCallSpanHook;
+}

@@ -1,0 +1,114 @@
+import type { Attributes } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { type IMetricReader, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { BatchSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+
+export interface ToolCallTelemetryOptions {
+  /** `service.name` of the resource: the service Jaeger and Prometheus show. */
+  readonly serviceName: string;
+  /** `service.version` of the resource. @default none */
+  readonly serviceVersion?: string;
+  /** More resource attributes (the `OTEL_RESOURCE_ATTRIBUTES` variable is read too). @default {} */
+  readonly resourceAttributes?: Attributes;
+  /**
+   * Where spans go: `'otlp'` sends OTLP/HTTP to `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` /
+   * `OTEL_EXPORTER_OTLP_ENDPOINT` (default http://localhost:4318), through a batch processor;
+   * `'none'` records no spans; or your own exporter (batched too).
+   * @default 'otlp'
+   */
+  readonly traces?: 'otlp' | 'none' | SpanExporter;
+  /** More span processors, after the exporter's. @default [] */
+  readonly spanProcessors?: readonly SpanProcessor[];
+  /**
+   * Where metrics go: a Prometheus endpoint served by this process (scraped at `/metrics`), OTLP/HTTP
+   * pushed every `OTEL_METRIC_EXPORT_INTERVAL` ms, or nowhere.
+   * @default 'prometheus'
+   */
+  readonly metrics?: 'prometheus' | 'otlp' | 'none';
+  /** The Prometheus endpoint's port. @default OTEL_EXPORTER_PROMETHEUS_PORT, else 9464 */
+  readonly prometheusPort?: number;
+  /** The Prometheus endpoint's host. @default OTEL_EXPORTER_PROMETHEUS_HOST, else all interfaces */
+  readonly prometheusHost?: string;
+}
+
+export interface ToolCallTelemetry {
+  /** The Prometheus endpoint, when `metrics` is `'prometheus'`. */
+  readonly metricsUrl?: string;
+  /** Flushes and stops everything; resolves even if an exporter is down. */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Starts the OpenTelemetry Node SDK for tool-call telemetry in one call: OTLP/HTTP traces, a
+ * Prometheus (or OTLP) metrics endpoint, an AsyncLocalStorage context manager so tool spans nest
+ * under the agent's, and a `service.name`. It registers the global providers that
+ * `OpenTelemetryToolCallListener` uses by default.
+ *
+ * @example
+ * const telemetry = startToolCallTelemetry({ serviceName: 'my-agent' });
+ * process.on('SIGTERM', () => telemetry.shutdown());
+ */
+export function startToolCallTelemetry(options: ToolCallTelemetryOptions): ToolCallTelemetry {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError('startToolCallTelemetry: `options` must be an object with a `serviceName`');
+  }
+  const { serviceName, traces = 'otlp', metrics = 'prometheus' } = options;
+  if (typeof serviceName !== 'string' || serviceName.length === 0) {
+    throw new TypeError('startToolCallTelemetry: `serviceName` must be a non-empty string');
+  }
+  if (traces !== 'otlp' && traces !== 'none' && typeof (traces as SpanExporter)?.export !== 'function') {
+    throw new TypeError("startToolCallTelemetry: `traces` must be 'otlp', 'none' or a SpanExporter");
+  }
+  if (metrics !== 'prometheus' && metrics !== 'otlp' && metrics !== 'none') {
+    throw new TypeError("startToolCallTelemetry: `metrics` must be 'prometheus', 'otlp' or 'none'");
+  }
+  const port = options.prometheusPort ?? envPort() ?? PrometheusExporter.DEFAULT_OPTIONS.port;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new TypeError('startToolCallTelemetry: `prometheusPort` must be an integer from 0 to 65535');
+  }
+
+  const spanProcessors: SpanProcessor[] = [];
+  if (traces !== 'none')
+    spanProcessors.push(new BatchSpanProcessor(traces === 'otlp' ? new OTLPTraceExporter() : traces));
+  spanProcessors.push(...(options.spanProcessors ?? []));
+
+  const metricReaders: IMetricReader[] = [];
+  const host = options.prometheusHost ?? process.env.OTEL_EXPORTER_PROMETHEUS_HOST;
+  if (metrics === 'prometheus') metricReaders.push(new PrometheusExporter({ port, ...(host ? { host } : {}) }));
+  if (metrics === 'otlp') metricReaders.push(new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter() }));
+
+  const sdk = new NodeSDK({
+    serviceName,
+    resource: resourceFromAttributes({
+      ...options.resourceAttributes,
+      [ATTR_SERVICE_NAME]: serviceName,
+      ...(options.serviceVersion ? { [ATTR_SERVICE_VERSION]: options.serviceVersion } : {}),
+    }),
+    contextManager: new AsyncLocalStorageContextManager(),
+    spanProcessors,
+    metricReaders,
+    logRecordProcessors: [],
+    instrumentations: [],
+  });
+  sdk.start();
+
+  let stopping: Promise<void> | undefined;
+  return {
+    metricsUrl: metrics === 'prometheus' ? `http://${host ?? 'localhost'}:${port}/metrics` : undefined,
+    shutdown: () => {
+      stopping ??= sdk.shutdown().catch(() => undefined);
+      return stopping;
+    },
+  };
+}
+
+function envPort(): number | undefined {
+  const raw = process.env.OTEL_EXPORTER_PROMETHEUS_PORT;
+  return raw ? Number(raw) : undefined;
+}
