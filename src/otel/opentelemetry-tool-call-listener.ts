@@ -168,8 +168,8 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallT
       const instruments = this.getInstruments();
       instruments.duration.record((endTime - startTime) / 1000, attributes);
       if (errorType !== undefined) {
-        attributes[ATTR_TOOL_CALL_ERROR_OUTCOME] = outcome as string;
-        instruments.errors.add(1, attributes);
+        // a new object: the SDK may keep the one given to the histogram
+        instruments.errors.add(1, { ...attributes, [ATTR_TOOL_CALL_ERROR_OUTCOME]: outcome as string });
       }
     } catch (error) {
       diag.error(`otel-tool-calls: could not end the span of '${toolName}'`, error);

@@ -21,14 +21,15 @@ export function resolveOptions(options: OpenTelemetryToolCallListenerOptions = {
   if (options === null || typeof options !== 'object') {
     throw new TypeError('OpenTelemetryToolCallListener: `options` must be an object');
   }
+  // only `undefined` takes the default: a `null` is a mistake worth a TypeError
   const resolved: Resolved = {
     ...options,
-    errorPolicy: options.errorPolicy ?? 'rethrow',
-    toolErrorPolicies: options.toolErrorPolicies ?? {},
-    formatError: options.formatError ?? defaultFormatError,
-    captureContent: options.captureContent ?? captureContentFromEnv(),
-    maxContentLength: options.maxContentLength ?? DEFAULT_MAX_CONTENT_LENGTH,
-    recordException: options.recordException ?? true,
+    errorPolicy: fill(options.errorPolicy, 'rethrow'),
+    toolErrorPolicies: fill(options.toolErrorPolicies, {}),
+    formatError: fill(options.formatError, defaultFormatError),
+    captureContent: options.captureContent === undefined ? captureContentFromEnv() : options.captureContent,
+    maxContentLength: fill(options.maxContentLength, DEFAULT_MAX_CONTENT_LENGTH),
+    recordException: fill(options.recordException, true),
   };
   assertProvider(resolved.tracerProvider, 'tracerProvider', 'getTracer');
   assertProvider(resolved.meterProvider, 'meterProvider', 'getMeter');
@@ -59,6 +60,10 @@ export function captureContentFromEnv(): boolean {
   if (value === 'true') return true;
   if (value !== 'false') diag.warn(`${CAPTURE_CONTENT_ENV}=${JSON.stringify(raw)} ignored: expected true or false`);
   return false;
+}
+
+function fill<T>(value: T | undefined, fallback: T): T {
+  return value === undefined ? fallback : value;
 }
 
 function assertErrorPolicy(policy: unknown, name: string): asserts policy is ErrorPolicy {

@@ -1,0 +1,163 @@
+import type { CallbackManagerForToolRun } from '@langchain/core/callbacks/manager';
+import type { StructuredTool, ToolRunnableConfig } from '@langchain/core/tools';
+import { assertListener, describe } from '../internal/validate.js';
+import type { ToolCallListener } from '../tool-call-listener.js';
+import { ToolCallListeners } from '../tool-call-listeners.js';
+import { functionToolCallback, type ToolContext, type ToolMetadata } from '../tool-callback.js';
+
+/** The `ToolCallInfo.framework` of calls made through this adapter. */
+export const LANGCHAIN_FRAMEWORK = 'langchain';
+
+/**
+ * Any LangChain structured tool, whatever its schema and output types. `any`, not `unknown`: the
+ * generic `invoke`/`call` signatures make `StructuredTool<unknown, ...>` reject every concrete tool.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: see above; the caller's own type is what is returned
+type AnyStructuredTool = StructuredTool<any, any, any, any, any>;
+
+/** `StructuredTool._call`: protected in the typings, the one place every LangChain tool runs its function. */
+type ToolFunction = (
+  this: AnyStructuredTool,
+  arg: unknown,
+  runManager?: CallbackManagerForToolRun,
+  parentConfig?: ToolRunnableConfig,
+) => unknown;
+
+/**
+ * What the delegate needs to run the original `_call` exactly as LangChain would have. Carried in
+ * the `toolContext`, which the decorator passes through untouched (listeners only see the
+ * `ToolCallInfo` fields picked from it); `produced` tells a tool result from a reported text.
+ */
+interface LangChainToolContext extends ToolContext {
+  readonly thisArg: AnyStructuredTool;
+  readonly runManager: CallbackManagerForToolRun | undefined;
+  readonly parentConfig: ToolRunnableConfig | undefined;
+  readonly produced: { done: boolean; value?: unknown };
+}
+
+/**
+ * Reports every call of the given LangChain tools (`StructuredTool`s, including those made by
+ * `tool()`) to `listener`.
+ *
+ * Returns new tools, in the same order, of the same classes and with the same `name`,
+ * `description`, `schema`, `returnDirect` and every other property. `invoke` works as before, with
+ * plain arguments or with a `ToolCall` (then returning a `ToolMessage`); the listener sees the
+ * arguments after schema validation, the `ToolCall`'s id as `toolCallId` and the run config's
+ * `signal`. When the listener reports an error, the reported text is the tool's output (for a
+ * `content_and_artifact` tool: the content, with no artifact).
+ *
+ * @example
+ * const tools = wrapTools([search, calculator], new OpenTelemetryToolCallListener());
+ * const message = await tools[0].invoke({ name: 'search', args: { query: 'otel' }, id: 'call_1', type: 'tool_call' });
+ */
+export function wrapTools<TOOLS extends readonly AnyStructuredTool[], Context = unknown>(
+  tools: TOOLS,
+  listener: ToolCallListener<Context>,
+): TOOLS {
+  if (!Array.isArray(tools)) {
+    throw new TypeError(`wrapTools: \`tools\` must be an array of LangChain StructuredTools, got ${describe(tools)}`);
+  }
+  assertListener(listener, 'wrapTools');
+  for (const [index, tool] of tools.entries()) {
+    const candidate = tool as unknown as Partial<Record<'_call' | 'invoke' | 'name', unknown>> | null;
+    if (
+      candidate === null ||
+      typeof candidate !== 'object' ||
+      typeof candidate._call !== 'function' ||
+      typeof candidate.invoke !== 'function' ||
+      typeof candidate.name !== 'string'
+    ) {
+      throw new TypeError(`wrapTools: \`tools[${index}]\` must be a LangChain StructuredTool, got ${describe(tool)}`);
+    }
+  }
+  return tools.map((tool) => wrapTool(tool, listener)) as unknown as TOOLS;
+}
+
+function wrapTool<Context>(tool: AnyStructuredTool, listener: ToolCallListener<Context>): AnyStructuredTool {
+  const toolFunction = (tool as unknown as { _call: ToolFunction })._call;
+  const listened = ToolCallListeners.wrap(
+    functionToolCallback(
+      { name: tool.name, description: tool.description, inputSchema: tool.schema },
+      (arg: unknown, toolContext?: ToolContext) =>
+        runToolFunction(toolFunction, arg, toolContext as LangChainToolContext),
+      toolMetadata(tool),
+    ),
+    listener,
+  );
+
+  // A shallow copy of the same class: `instanceof`, own fields and prototype getters all kept.
+  const wrapped: AnyStructuredTool = Object.assign(Object.create(Object.getPrototypeOf(tool)), tool);
+  const listenedToolFunction: ToolFunction = async function (this: AnyStructuredTool, arg, runManager, parentConfig) {
+    const toolContext: LangChainToolContext = {
+      toolCallId: toolCallIdOf(parentConfig),
+      signal: parentConfig?.signal,
+      framework: LANGCHAIN_FRAMEWORK,
+      thisArg: this,
+      runManager,
+      parentConfig,
+      produced: { done: false },
+    };
+    const output = await listened.call(arg, toolContext);
+    const reported = !toolContext.produced.done || toolContext.produced.value !== output;
+    // a content_and_artifact tool must return a [content, artifact] pair, or LangChain throws
+    return reported && this.responseFormat === 'content_and_artifact' ? [output, undefined] : output;
+  };
+  Object.defineProperty(wrapped, '_call', {
+    value: listenedToolFunction,
+    writable: true,
+    configurable: true,
+    enumerable: false,
+  });
+  return wrapped;
+}
+
+/**
+ * Runs the original tool function. A streaming tool (one that yields events) is consumed here, as
+ * `StructuredTool.call` would, forwarding each event to the run manager: the invocation then lasts
+ * as long as the tool runs and ends with the tool's output, not with the generator object.
+ */
+async function runToolFunction(toolFunction: ToolFunction, arg: unknown, toolContext: LangChainToolContext) {
+  const { thisArg, runManager, parentConfig, produced } = toolContext;
+  const raw = await toolFunction.call(thisArg, arg, runManager, parentConfig);
+  const output = isAsyncGenerator(raw) ? await consumeToolEvents(raw, runManager) : raw;
+  produced.done = true;
+  produced.value = output;
+  return output;
+}
+
+/** LangChain's own test for a streaming tool result (`isAsyncGenerator` in `@langchain/core/runnables/iter`). */
+function isAsyncGenerator(value: unknown): value is AsyncGenerator<unknown, unknown> {
+  return value !== null && typeof value === 'object' && typeof (value as { next?: unknown }).next === 'function';
+}
+
+async function consumeToolEvents(
+  generator: AsyncGenerator<unknown, unknown>,
+  runManager: CallbackManagerForToolRun | undefined,
+): Promise<unknown> {
+  try {
+    let step = await generator.next();
+    while (!step.done) {
+      try {
+        await runManager?.handleToolEvent?.(step.value);
+      } catch (callbackError) {
+        // as StructuredTool.call: a failing event handler is reported, the tool goes on
+        await runManager?.handleToolError(callbackError);
+      }
+      step = await generator.next();
+    }
+    return step.value;
+  } finally {
+    await generator.return?.(undefined);
+  }
+}
+
+function toolCallIdOf(config: ToolRunnableConfig | undefined): string | undefined {
+  const id = config?.toolCall?.id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+function toolMetadata(tool: AnyStructuredTool): ToolMetadata {
+  const { metadata } = tool as { metadata?: unknown };
+  const own = metadata !== null && typeof metadata === 'object' ? (metadata as Record<string, unknown>) : {};
+  return Object.freeze({ ...own, returnDirect: tool.returnDirect === true });
+}

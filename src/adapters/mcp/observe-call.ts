@@ -1,0 +1,62 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolCallListener } from '../../tool-call-listener.js';
+import { ToolCallListeners } from '../../tool-call-listeners.js';
+import type { ToolContext, ToolDefinition, ToolMetadata } from '../../tool-callback.js';
+import { isErrorResult, McpToolError, reportedResult } from './tool-error.js';
+
+/** What both sides (server and client) know about one `tools/call`. */
+export interface McpCall<Result> {
+  readonly definition: ToolDefinition;
+  readonly metadata: ToolMetadata;
+  readonly input: unknown;
+  readonly toolContext: ToolContext;
+  /** Runs the call as the SDK would without instrumentation. */
+  readonly run: () => Result | PromiseLike<Result>;
+}
+
+/**
+ * Runs one MCP tool call through the decorator. An `isError: true` result becomes an `McpToolError`
+ * for the listener; a reported failure becomes an `isError: true` text result; a rethrown
+ * failure is what the SDK would have seen without us: the original result, or the original throw.
+ */
+export async function observeMcpCall<Result>(
+  call: McpCall<Result>,
+  listener: ToolCallListener<unknown>,
+): Promise<Result | CallToolResult> {
+  let succeeded = false;
+  let value: Result | undefined;
+  let toolError: McpToolError | undefined;
+  const callback = {
+    getToolDefinition: () => call.definition,
+    getToolMetadata: () => call.metadata,
+    call: async (): Promise<Result> => {
+      const result = await call.run();
+      if (isErrorResult(result)) {
+        toolError = new McpToolError(call.definition.name, result);
+        throw toolError;
+      }
+      succeeded = true;
+      value = result;
+      return result;
+    },
+  };
+  try {
+    const outcome: Result | string = await ToolCallListeners.wrap(callback, listener).call(
+      call.input,
+      call.toolContext,
+    );
+    // a string that is not the tool's own value is the listener's report
+    if (succeeded && outcome === value) return outcome as Result;
+    return reportedResult(outcome as string);
+  } catch (error) {
+    if (error !== undefined && error === toolError) return toolError.result;
+    throw error;
+  }
+}
+
+/** The span attributes MCP adds to every tool call (OpenTelemetry MCP semantic conventions). */
+export function mcpAttributes(sessionId: unknown): Readonly<Record<string, string>> {
+  return typeof sessionId === 'string' && sessionId.length > 0
+    ? { 'gen_ai.tool.type': 'extension', 'mcp.method.name': 'tools/call', 'mcp.session.id': sessionId }
+    : { 'gen_ai.tool.type': 'extension', 'mcp.method.name': 'tools/call' };
+}

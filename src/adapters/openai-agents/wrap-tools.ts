@@ -1,0 +1,116 @@
+import type { FunctionTool, RunContext, Tool } from '@openai/agents';
+import { assertListener, describe } from '../../internal/validate.js';
+import type { ToolCallListener } from '../../tool-call-listener.js';
+import { ToolCallListeners } from '../../tool-call-listeners.js';
+import type { ToolDefinition } from '../../tool-callback.js';
+import { FunctionToolError } from './function-tool-error.js';
+import { observeSdkFailure } from './observe-sdk-failure.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: a tool's run context type is contravariant (invoke's parameter)
+type AnyTool = Tool<any>;
+// biome-ignore lint/suspicious/noExplicitAny: see AnyTool
+type AnyFunctionTool = FunctionTool<any, any, any>;
+type ToolCallDetails = Parameters<AnyFunctionTool['invoke']>[2];
+
+/**
+ * Wraps the `FunctionTool`s of a tool list (made by `tool()`) so that `listener` sees each
+ * invocation; other tools (hosted, computer, shell...) are returned as they are. Same order, same
+ * types; each wrapped tool is a copy with every property of the original and a new `invoke`.
+ *
+ * @example
+ * const agent = new Agent({ name: 'Assistant', tools: wrapTools([getWeather], listener) });
+ */
+export function wrapTools<Tools extends readonly AnyTool[], Context = unknown>(
+  tools: Tools,
+  listener: ToolCallListener<Context>,
+): { -readonly [K in keyof Tools]: Tools[K] } {
+  if (!Array.isArray(tools)) {
+    throw new TypeError(`wrapTools: \`tools\` must be an array of tools, got ${describe(tools)}`);
+  }
+  assertListener(listener, 'wrapTools');
+  for (const [index, tool] of tools.entries()) {
+    if (tool === null || typeof tool !== 'object' || typeof tool.type !== 'string') {
+      throw new TypeError(`wrapTools: \`tools[${index}]\` must be a tool, got ${describe(tool)}`);
+    }
+  }
+  return tools.map((tool) =>
+    isFunctionTool(tool) ? observedTool(tool, listener as ToolCallListener<unknown>) : tool,
+  ) as { -readonly [K in keyof Tools]: Tools[K] };
+}
+
+/** `wrapTools` for one `FunctionTool`: a copy of it, same type, whose invocations `listener` sees. */
+export function wrapTool<T extends AnyFunctionTool, Context = unknown>(
+  tool: T,
+  listener: ToolCallListener<Context>,
+): T {
+  if (!isFunctionTool(tool)) {
+    throw new TypeError(`wrapTool: \`tool\` must be a FunctionTool (made by tool()), got ${describe(tool)}`);
+  }
+  assertListener(listener, 'wrapTool');
+  return observedTool(tool, listener as ToolCallListener<unknown>);
+}
+
+function isFunctionTool(tool: unknown): tool is AnyFunctionTool {
+  return (
+    tool !== null &&
+    typeof tool === 'object' &&
+    (tool as { type?: unknown }).type === 'function' &&
+    typeof (tool as { invoke?: unknown }).invoke === 'function'
+  );
+}
+
+/*
+ * Where the hook sits: `invoke` is the only entry point the runner (and `invokeFunctionTool`) uses.
+ * Its outcomes, and what the listener sees:
+ * - it resolves and the SDK signalled no failure: success;
+ * - it resolves to what the tool's errorFunction made of a failure (by default a fixed "An error
+ *   occurred..." text): a `FunctionToolError`, see observeSdkFailure for how the failure is seen;
+ * - it rejects (errorFunction: null, fatal input errors, aborts): that error, as is.
+ * "rethrow" keeps the SDK's own outcome exactly; "report" makes the listener's text the output.
+ */
+function observedTool<T extends AnyFunctionTool>(tool: T, listener: ToolCallListener<unknown>): T {
+  const original = tool.invoke;
+  const definition: ToolDefinition = { name: tool.name, description: tool.description, inputSchema: tool.parameters };
+  const metadata = { strict: tool.strict };
+
+  async function invoke(runContext: RunContext<unknown>, input: string, details?: ToolCallDetails): Promise<unknown> {
+    let toolError: FunctionToolError | undefined;
+    const callback = {
+      getToolDefinition: () => definition,
+      getToolMetadata: () => metadata,
+      call: async (): Promise<unknown> => {
+        const { output, failed, failure } = await observeSdkFailure(() => original(runContext, input, details));
+        if (failed) {
+          toolError = new FunctionToolError(tool.name, output, failure);
+          throw toolError;
+        }
+        return output;
+      },
+    };
+    try {
+      // the tool's output, or the listener's report as the output
+      return await ToolCallListeners.wrap(callback, listener).call(parseArguments(input), {
+        toolCallId: details?.toolCall?.callId,
+        signal: details?.signal,
+        framework: 'openai-agents',
+      });
+    } catch (error) {
+      if (error !== undefined && error === toolError) return toolError.output;
+      throw error;
+    }
+  }
+
+  const copy = Object.create(Object.getPrototypeOf(tool), Object.getOwnPropertyDescriptors(tool)) as T;
+  Object.defineProperty(copy, 'invoke', { configurable: true, enumerable: true, writable: true, value: invoke });
+  return copy;
+}
+
+/** The model sends arguments as a JSON string; listeners (and captured spans) get the object. */
+function parseArguments(input: string): unknown {
+  if (typeof input !== 'string') return input;
+  try {
+    return JSON.parse(input) as unknown;
+  } catch {
+    return input;
+  }
+}

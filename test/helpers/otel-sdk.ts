@@ -1,0 +1,84 @@
+import { context, type Span, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import {
+  AggregationTemporality,
+  type DataPoint,
+  type Histogram,
+  MeterProvider,
+  type MetricData,
+  MetricReader,
+} from '@opentelemetry/sdk-metrics';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+
+/** A real SDK metric reader that collects on demand. */
+class CollectingMetricReader extends MetricReader {
+  constructor() {
+    super({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE });
+  }
+  protected async onForceFlush() {}
+  protected async onShutdown() {}
+}
+
+let contextManagerRegistered = false;
+
+/** The real OpenTelemetry SDK with an in-memory span exporter and a collecting metric reader. */
+export function createTestTelemetry() {
+  if (!contextManagerRegistered) {
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    contextManagerRegistered = true;
+  }
+  const spanExporter = new InMemorySpanExporter();
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spanExporter)] });
+  const metricReader = new CollectingMetricReader();
+  const meterProvider = new MeterProvider({ readers: [metricReader] });
+  const tracer = tracerProvider.getTracer('test');
+
+  return {
+    tracerProvider,
+    meterProvider,
+    tracer,
+    spans: (): ReadableSpan[] => spanExporter.getFinishedSpans(),
+    span(name: string): ReadableSpan {
+      const found = spanExporter.getFinishedSpans().filter((span) => span.name === name);
+      if (found.length !== 1) throw new Error(`expected one span named ${name}, found ${found.length}`);
+      return found[0] as ReadableSpan;
+    },
+    async metric(name: string): Promise<MetricData | undefined> {
+      const { resourceMetrics } = await metricReader.collect();
+      return resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics).find((m) => m.descriptor.name === name);
+    },
+    async histogramPoints(name: string): Promise<DataPoint<Histogram>[]> {
+      return ((await this.metric(name))?.dataPoints ?? []) as DataPoint<Histogram>[];
+    },
+    async counterPoints(name: string): Promise<DataPoint<number>[]> {
+      return ((await this.metric(name))?.dataPoints ?? []) as DataPoint<number>[];
+    },
+    /** Runs `fn` inside an active parent span and returns that span. */
+    async withParent<R>(fn: (parent: Span) => Promise<R> | R): Promise<{ parent: Span; result: R }> {
+      return tracer.startActiveSpan('parent', async (parent) => {
+        try {
+          return { parent, result: await fn(parent) };
+        } finally {
+          parent.end();
+        }
+      });
+    },
+    async shutdown() {
+      await Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]);
+    },
+  };
+}
+
+export type TestTelemetry = ReturnType<typeof createTestTelemetry>;
+
+/** Seconds between a span's start and end, from the SDK's own hrtime fields. */
+export function spanSeconds(span: ReadableSpan): number {
+  return span.duration[0] + span.duration[1] / 1e9;
+}
+
+export { trace };

@@ -1,0 +1,184 @@
+import {
+  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+  ATTR_GEN_AI_TOOL_CALL_RESULT,
+  functionToolCallback,
+  OpenTelemetryToolCallListener,
+  ToolCallListeners,
+} from 'otel-tool-calls';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { boundedJson } from '../../src/otel/bounded-json.js';
+import { createTestTelemetry } from '../helpers/otel-sdk.js';
+
+let telemetry = createTestTelemetry();
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  await telemetry.shutdown();
+  telemetry = createTestTelemetry();
+});
+
+const listener = (options: ConstructorParameters<typeof OpenTelemetryToolCallListener>[0] = {}) =>
+  new OpenTelemetryToolCallListener({
+    tracerProvider: telemetry.tracerProvider,
+    meterProvider: telemetry.meterProvider,
+    ...options,
+  });
+const lookup = functionToolCallback({ name: 'lookup' }, (input: { city: string }) => ({
+  city: input.city,
+  temperature: 21,
+}));
+
+describe('content capture', () => {
+  it('is off by default: neither arguments nor result are recorded', () => {
+    ToolCallListeners.wrap(lookup, listener()).call({ city: 'Paris' });
+    const span = telemetry.span('execute_tool lookup');
+    expect(span.attributes).not.toHaveProperty(ATTR_GEN_AI_TOOL_CALL_ARGUMENTS);
+    expect(span.attributes).not.toHaveProperty(ATTR_GEN_AI_TOOL_CALL_RESULT);
+  });
+
+  it('records arguments and result as JSON when captureContent is true', () => {
+    ToolCallListeners.wrap(lookup, listener({ captureContent: true })).call({ city: 'Paris' });
+    const span = telemetry.span('execute_tool lookup');
+    expect(span.attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]).toBe('{"city":"Paris"}');
+    expect(span.attributes[ATTR_GEN_AI_TOOL_CALL_RESULT]).toBe('{"city":"Paris","temperature":21}');
+  });
+
+  it('records a string result as it is', () => {
+    const tool = functionToolCallback({ name: 'say' }, () => 'hello "world"');
+    ToolCallListeners.wrap(tool, listener({ captureContent: true })).call(undefined);
+    expect(telemetry.span('execute_tool say').attributes[ATTR_GEN_AI_TOOL_CALL_RESULT]).toBe('hello "world"');
+  });
+
+  it('does not record the result of a failed call', () => {
+    const tool = functionToolCallback({ name: 'f' }, (_input: string) => {
+      throw new Error('x');
+    });
+    expect(() => ToolCallListeners.wrap(tool, listener({ captureContent: true })).call('in')).toThrow();
+    const span = telemetry.span('execute_tool f');
+    expect(span.attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]).toBe('in');
+    expect(span.attributes).not.toHaveProperty(ATTR_GEN_AI_TOOL_CALL_RESULT);
+  });
+
+  it('is turned on by OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true, and the option wins', () => {
+    vi.stubEnv('OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT', 'true');
+    ToolCallListeners.wrap(lookup, listener()).call({ city: 'Oslo' });
+    ToolCallListeners.wrap(lookup, listener({ captureContent: false })).call({ city: 'Rome' });
+    const [on, off] = telemetry.spans();
+    expect(on?.attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]).toBe('{"city":"Oslo"}');
+    expect(off?.attributes).not.toHaveProperty(ATTR_GEN_AI_TOOL_CALL_ARGUMENTS);
+  });
+
+  it.each(['1', 'yes', 'TRUE '])('accepts only true/false in the environment variable (%j: %s)', (value) => {
+    vi.stubEnv('OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT', value);
+    ToolCallListeners.wrap(lookup, listener()).call({ city: 'Oslo' });
+    const captured = telemetry.span('execute_tool lookup').attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS];
+    expect(captured).toBe(value.trim().toLowerCase() === 'true' ? '{"city":"Oslo"}' : undefined);
+  });
+
+  it('applies redact before capture, for arguments and result', () => {
+    const seen: string[] = [];
+    ToolCallListeners.wrap(
+      lookup,
+      listener({
+        captureContent: true,
+        redact: (value, { kind, toolName }) => {
+          seen.push(`${kind}:${toolName}`);
+          return kind === 'arguments' ? { city: '[redacted]' } : value;
+        },
+      }),
+    ).call({ city: 'Paris' });
+    const span = telemetry.span('execute_tool lookup');
+    expect(span.attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]).toBe('{"city":"[redacted]"}');
+    expect(seen).toEqual(['arguments:lookup', 'result:lookup']);
+  });
+
+  it('records a placeholder, never the raw value, when redact throws', () => {
+    ToolCallListeners.wrap(
+      lookup,
+      listener({
+        captureContent: true,
+        redact: () => {
+          throw new Error('redactor bug');
+        },
+      }),
+    ).call({ city: 'secret-city' });
+    const span = telemetry.span('execute_tool lookup');
+    expect(span.attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]).toBe('"[redaction failed]"');
+    expect(JSON.stringify(span.attributes)).not.toContain('secret-city');
+  });
+
+  it('truncates each captured value to maxContentLength characters', () => {
+    const echo = functionToolCallback({ name: 'echo' }, (text: string) => text);
+    ToolCallListeners.wrap(echo, listener({ captureContent: true, maxContentLength: 10 })).call('x'.repeat(100));
+    const span = telemetry.span('execute_tool echo');
+    expect(span.attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]).toBe(`${'x'.repeat(9)}…`);
+    expect(span.attributes[ATTR_GEN_AI_TOOL_CALL_RESULT]).toBe(`${'x'.repeat(9)}…`);
+  });
+});
+
+describe('boundedJson', () => {
+  /** A value whose property reads are counted through a Proxy, at every depth. */
+  function counted<T extends object>(value: T, counter: { reads: number }): T {
+    return new Proxy(value, {
+      get(target, key, receiver) {
+        counter.reads++;
+        const property = Reflect.get(target, key, receiver);
+        return property !== null && typeof property === 'object' ? counted(property, counter) : property;
+      },
+    });
+  }
+  const rows = (count: number) => ({
+    query: 'select',
+    rows: Array.from({ length: count }, (_, id) => ({ id, name: `user ${id}`, email: `u${id}@example.com` })),
+  });
+
+  it('reads about as many properties of a 50 MB argument as of a 5 KB one', () => {
+    const small = rows(100); // ~5 KB of JSON
+    const large = rows(1_000_000); // ~50 MB of JSON
+    expect(JSON.stringify(small).length).toBeGreaterThan(4_096);
+    const smallReads = { reads: 0 };
+    const largeReads = { reads: 0 };
+    const smallText = boundedJson(counted(small, smallReads), 4096);
+    const largeText = boundedJson(counted(large, largeReads), 4096);
+    expect(smallText.length).toBe(4096);
+    expect(largeText.length).toBe(4096);
+    expect(largeReads.reads).toBeLessThanOrEqual(smallReads.reads + 10);
+    expect(largeReads.reads).toBeLessThan(2_000);
+  });
+
+  it('slices a huge string before escaping it', () => {
+    const text = boundedJson({ blob: 'a'.repeat(50 * 1024 * 1024) }, 100);
+    expect(text).toBe(`{"blob":"${'a'.repeat(90)}…`);
+  });
+
+  it('matches JSON.stringify for plain values', () => {
+    const value = { a: 1, b: [true, null, 'x', undefined, () => 1], c: { d: 'é"\n' }, e: undefined, f: Number.NaN };
+    expect(boundedJson(value, 10_000)).toBe(JSON.stringify(value));
+  });
+
+  it('records circular values, BigInt, symbols, throwing getters and throwing toJSON safely', () => {
+    const circular: Record<string, unknown> = { name: 'loop' };
+    circular.self = circular;
+    const getter = Object.defineProperty({ ok: 1 }, 'secret', {
+      enumerable: true,
+      get() {
+        throw new Error('no access');
+      },
+    });
+    const badToJson = {
+      toJSON: () => {
+        throw new Error('toJSON failed');
+      },
+    };
+    expect(boundedJson(circular, 1000)).toBe('{"name":"loop","self":"[Circular]"}');
+    expect(boundedJson({ big: 10n ** 30n }, 1000)).toBe('{"big":"1000000000000000000000000000000"}');
+    expect(boundedJson({ [Symbol('k')]: 1, s: Symbol('v'), list: [Symbol('x')] }, 1000)).toBe('{"list":[null]}');
+    expect(boundedJson(getter, 1000)).toBe('{"ok":1,"secret":"[Unreadable]"}');
+    expect(boundedJson({ value: badToJson }, 1000)).toBe('{"value":"[Unreadable]"}');
+    expect(boundedJson(badToJson, 1000)).toBe('"[Unreadable]"');
+  });
+
+  it('keeps shared (non-circular) references', () => {
+    const shared = { id: 1 };
+    expect(boundedJson({ a: shared, b: shared }, 1000)).toBe('{"a":{"id":1},"b":{"id":1}}');
+  });
+});

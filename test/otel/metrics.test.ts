@@ -1,0 +1,129 @@
+import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
+import {
+  ATTR_GEN_AI_AGENT_NAME,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_GEN_AI_TOOL_TYPE,
+  ATTR_TOOL_CALL_ERROR_OUTCOME,
+  functionToolCallback,
+  GEN_AI_DURATION_BUCKETS,
+  METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
+  METRIC_TOOL_CALL_ERRORS,
+  OpenTelemetryToolCallListener,
+  ToolCallListeners,
+} from 'otel-tool-calls';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestTelemetry, spanSeconds } from '../helpers/otel-sdk.js';
+
+let telemetry = createTestTelemetry();
+afterEach(async () => {
+  await telemetry.shutdown();
+  telemetry = createTestTelemetry();
+});
+
+const listener = (options: ConstructorParameters<typeof OpenTelemetryToolCallListener>[0] = {}) =>
+  new OpenTelemetryToolCallListener({
+    tracerProvider: telemetry.tracerProvider,
+    meterProvider: telemetry.meterProvider,
+    ...options,
+  });
+
+const slow = functionToolCallback({ name: 'slow' }, async (ms: number) => {
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  return 'done';
+});
+const broken = functionToolCallback({ name: 'broken' }, async () => {
+  throw Object.assign(new Error('db down'), { code: 'ECONNRESET' });
+});
+
+describe('gen_ai.execute_tool.duration', () => {
+  it('is a histogram in seconds with the semantic-convention bucket boundaries', async () => {
+    await ToolCallListeners.wrap(slow, listener()).call(1);
+    const metric = await telemetry.metric(METRIC_GEN_AI_EXECUTE_TOOL_DURATION);
+    expect(metric?.descriptor.unit).toBe('s');
+    const [point] = await telemetry.histogramPoints(METRIC_GEN_AI_EXECUTE_TOOL_DURATION);
+    expect(point?.value.buckets.boundaries).toEqual([...GEN_AI_DURATION_BUCKETS]);
+    expect(GEN_AI_DURATION_BUCKETS).toEqual([
+      0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
+    ]);
+  });
+
+  it('records one sample per call, successes and failures alike, equal to the span duration', async () => {
+    const observed = listener();
+    await ToolCallListeners.wrap(slow, observed).call(15);
+    await expect(ToolCallListeners.wrap(broken, observed).call(undefined)).rejects.toThrow('db down');
+    const points = await telemetry.histogramPoints(METRIC_GEN_AI_EXECUTE_TOOL_DURATION);
+    expect(points).toHaveLength(2);
+    const byTool = (name: string) => points.find((point) => point.attributes[ATTR_GEN_AI_TOOL_NAME] === name);
+    expect(byTool('slow')?.value.count).toBe(1);
+    expect(byTool('broken')?.value.count).toBe(1);
+    expect(byTool('slow')?.value.sum).toBeCloseTo(spanSeconds(telemetry.span('execute_tool slow')), 6);
+    expect(byTool('broken')?.value.sum).toBeCloseTo(spanSeconds(telemetry.span('execute_tool broken')), 6);
+    expect(byTool('slow')?.value.sum).toBeGreaterThanOrEqual(0.014);
+  });
+
+  it('carries only the allow-listed, low-cardinality attributes', async () => {
+    const observed = listener({ agentName: 'planner' });
+    await ToolCallListeners.wrap(slow, observed).call(0, { toolCallId: 'call_1', attributes: { 'app.user': 'u1' } });
+    await expect(ToolCallListeners.wrap(broken, observed).call(undefined, { toolCallId: 'call_2' })).rejects.toThrow();
+    const points = await telemetry.histogramPoints(METRIC_GEN_AI_EXECUTE_TOOL_DURATION);
+    expect(points.map((point) => point.attributes)).toEqual([
+      { [ATTR_GEN_AI_TOOL_NAME]: 'slow', [ATTR_GEN_AI_TOOL_TYPE]: 'function', [ATTR_GEN_AI_AGENT_NAME]: 'planner' },
+      {
+        [ATTR_GEN_AI_TOOL_NAME]: 'broken',
+        [ATTR_GEN_AI_TOOL_TYPE]: 'function',
+        [ATTR_GEN_AI_AGENT_NAME]: 'planner',
+        [ATTR_ERROR_TYPE]: 'ECONNRESET',
+      },
+    ]);
+  });
+});
+
+describe('tool_call.errors', () => {
+  it('counts each failure once, by error.type and outcome, reported and rethrown alike', async () => {
+    const observed = listener({ toolErrorPolicies: { broken: 'report' } });
+    const flaky = functionToolCallback({ name: 'flaky' }, () => {
+      throw new Error('flake');
+    });
+    for (let i = 0; i < 3; i++) await ToolCallListeners.wrap(broken, observed).call(undefined);
+    for (let i = 0; i < 2; i++) expect(() => ToolCallListeners.wrap(flaky, observed).call(undefined)).toThrow();
+    await ToolCallListeners.wrap(slow, observed).call(0);
+
+    const metric = await telemetry.metric(METRIC_TOOL_CALL_ERRORS);
+    expect(metric?.descriptor.unit).toBe('{error}');
+    const points = await telemetry.counterPoints(METRIC_TOOL_CALL_ERRORS);
+    expect(points.map((point) => [point.attributes, point.value])).toEqual([
+      [
+        {
+          [ATTR_GEN_AI_TOOL_NAME]: 'broken',
+          [ATTR_GEN_AI_TOOL_TYPE]: 'function',
+          [ATTR_ERROR_TYPE]: 'ECONNRESET',
+          [ATTR_TOOL_CALL_ERROR_OUTCOME]: 'reported',
+        },
+        3,
+      ],
+      [
+        {
+          [ATTR_GEN_AI_TOOL_NAME]: 'flaky',
+          [ATTR_GEN_AI_TOOL_TYPE]: 'function',
+          [ATTR_ERROR_TYPE]: 'Error',
+          [ATTR_TOOL_CALL_ERROR_OUTCOME]: 'rethrown',
+        },
+        2,
+      ],
+    ]);
+    const durations = await telemetry.histogramPoints(METRIC_GEN_AI_EXECUTE_TOOL_DURATION);
+    expect(durations.reduce((total, point) => total + point.value.count, 0)).toBe(6);
+  });
+
+  it('uses the global meter provider registered after the listener was made', async () => {
+    const { metrics } = await import('@opentelemetry/api');
+    const early = new OpenTelemetryToolCallListener({ tracerProvider: telemetry.tracerProvider });
+    metrics.setGlobalMeterProvider(telemetry.meterProvider);
+    try {
+      await ToolCallListeners.wrap(slow, early).call(0);
+      expect(await telemetry.histogramPoints(METRIC_GEN_AI_EXECUTE_TOOL_DURATION)).toHaveLength(1);
+    } finally {
+      metrics.disable();
+    }
+  });
+});
