@@ -1,0 +1,73 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const FRAMEWORKS = ['ai', '@modelcontextprotocol/sdk', '@langchain/core', '@openai/agents', 'zod'];
+
+/**
+ * Imports a built entry point in a fresh Node process and returns every package its import graph
+ * loaded: through a module resolution hook for ESM, from `require.cache` for CJS.
+ */
+function packagesLoadedBy(entry: string, format: 'esm' | 'cjs'): string[] {
+  const hook = `
+    let port;
+    export function initialize(data) { port = data.port; }
+    export async function resolve(specifier, context, next) {
+      const result = await next(specifier, context);
+      if (result.url.includes('/node_modules/')) port.postMessage(result.url);
+      return result;
+    }`;
+  const script = `
+    import { createRequire, register } from 'node:module';
+    import { MessageChannel } from 'node:worker_threads';
+    const loaded = new Set();
+    const { port1, port2 } = new MessageChannel();
+    port1.on('message', (url) => loaded.add(url));
+    port1.unref();
+    register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}), { data: { port: port2 }, transferList: [port2] });
+    if (${JSON.stringify(format)} === 'esm') await import(${JSON.stringify(`${root}dist/${entry}.js`)});
+    else {
+      const require = createRequire(import.meta.url);
+      require(${JSON.stringify(`${root}dist/${entry}.cjs`)});
+      for (const path of Object.keys(require.cache)) loaded.add(path);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    console.log(JSON.stringify([...loaded]));`;
+  const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
+  const paths: string[] = JSON.parse(output.trim().split('\n').pop() as string);
+  const packages = paths
+    .filter((path) => path.includes('/node_modules/'))
+    .map((path) => {
+      const parts = (path.split('/node_modules/').pop() as string).split('/');
+      return (parts[0] as string).startsWith('@') ? `${parts[0]}/${parts[1]}` : (parts[0] as string);
+    });
+  return [...new Set(packages)].sort();
+}
+
+beforeAll(() => {
+  if (!existsSync(`${root}dist/index.js`)) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
+}, 120_000);
+
+describe('the root entry point', () => {
+  it.each(['esm', 'cjs'] as const)('loads no framework and no OpenTelemetry SDK (%s)', (format) => {
+    const loaded = packagesLoadedBy('index', format);
+    expect(loaded).toContain('@opentelemetry/api');
+    for (const framework of FRAMEWORKS) expect(loaded).not.toContain(framework);
+    expect(loaded.filter((name) => !['@opentelemetry/api', '@opentelemetry/semantic-conventions'].includes(name))).toEqual([]);
+  });
+
+  it('a framework subpath loads its framework (the hook sees real imports)', () => {
+    expect(packagesLoadedBy('setup', 'esm')).toContain('@opentelemetry/sdk-node');
+  });
+
+  it('exports the public API by name, and nothing else', async () => {
+    const api = await import('otel-tool-calls');
+    expect(Object.keys(api).filter((name) => !/^(ATTR|METRIC|GEN_AI|TOOL_CALL)_/.test(name)).sort()).toEqual([
+      'OpenTelemetryToolCallListener',
+      'ToolCallListeners',
+      'functionToolCallback',
+    ]);
+  });
+});
