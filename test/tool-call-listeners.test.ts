@@ -294,7 +294,7 @@ describe('8. streaming', () => {
       expect(listener.kinds()).toEqual(['beforeCall']);
     }
     expect(received).toHaveLength(3);
-    received.forEach((chunk, index) => expect(chunk).toBe(chunks[index]));
+    for (const [index, chunk] of received.entries()) expect(chunk).toBe(chunks[index]);
     expect(listener.events.slice(1)).toMatchObject([
       { kind: 'afterCall', result: chunks[2] },
       { kind: 'afterCompletion', context: 1 },

@@ -8,6 +8,8 @@ import { ERROR_TYPE_VALUE_OTHER } from '@opentelemetry/semantic-conventions';
 export function errorTypeOf(error: unknown): string {
   if (error === null || (typeof error !== 'object' && typeof error !== 'function')) return ERROR_TYPE_VALUE_OTHER;
   try {
+    // a DOMException's `code` is a legacy number (20 for AbortError, 0 for newer names): its name says what happened
+    if (error instanceof DOMException && error.name.length > 0) return error.name;
     const { code, name } = error as { code?: unknown; name?: unknown };
     if (typeof code === 'string' && code.length > 0) return code;
     if (typeof code === 'number' || typeof code === 'bigint') return String(code);

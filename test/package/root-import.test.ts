@@ -55,7 +55,9 @@ describe('the root entry point', () => {
     const loaded = packagesLoadedBy('index', format);
     expect(loaded).toContain('@opentelemetry/api');
     for (const framework of FRAMEWORKS) expect(loaded).not.toContain(framework);
-    expect(loaded.filter((name) => !['@opentelemetry/api', '@opentelemetry/semantic-conventions'].includes(name))).toEqual([]);
+    expect(
+      loaded.filter((name) => !['@opentelemetry/api', '@opentelemetry/semantic-conventions'].includes(name)),
+    ).toEqual([]);
   });
 
   it('a framework subpath loads its framework (the hook sees real imports)', () => {
@@ -64,10 +66,10 @@ describe('the root entry point', () => {
 
   it('exports the public API by name, and nothing else', async () => {
     const api = await import('otel-tool-calls');
-    expect(Object.keys(api).filter((name) => !/^(ATTR|METRIC|GEN_AI|TOOL_CALL)_/.test(name)).sort()).toEqual([
-      'OpenTelemetryToolCallListener',
-      'ToolCallListeners',
-      'functionToolCallback',
-    ]);
+    expect(
+      Object.keys(api)
+        .filter((name) => !/^(ATTR|METRIC|GEN_AI|TOOL_CALL)_/.test(name))
+        .sort(),
+    ).toEqual(['OpenTelemetryToolCallListener', 'ToolCallListeners', 'functionToolCallback']);
   });
 });

@@ -1,4 +1,4 @@
-import { getCurrentTraceContext, withTraceContext } from '@openai/agents';
+import { getCurrentSpan, getCurrentTrace, withTraceContext } from '@openai/agents';
 import type { SdkToolFailure } from './function-tool-error.js';
 
 type TraceContext = NonNullable<Parameters<typeof withTraceContext>[0]>;
@@ -23,9 +23,10 @@ export async function observeSdkFailure<T>(
     failed = true;
     failure = error !== null && typeof error === 'object' ? (error as SdkToolFailure) : undefined;
   };
-  const outer = getCurrentTraceContext();
-  const probe = outer?.span ? forwardingProbe(outer.span, record) : standaloneProbe(record);
-  const output = await withTraceContext({ trace: outer?.trace, span: probe } as TraceContext, invoke);
+  // span and trace read apart: an outer wrapper's probe is a current span without a trace
+  const span = getCurrentSpan();
+  const probe = span ? forwardingProbe(span, record) : standaloneProbe(record);
+  const output = await withTraceContext({ trace: getCurrentTrace(), span: probe } as TraceContext, invoke);
   return { output, failure, failed };
 }
 

@@ -20,7 +20,7 @@ type ToolCallDetails = Parameters<AnyFunctionTool['invoke']>[2];
  * @example
  * const agent = new Agent({ name: 'Assistant', tools: wrapTools([getWeather], listener) });
  */
-export function wrapTools<Tools extends readonly AnyTool[], Context = unknown>(
+export function wrapTools<const Tools extends readonly AnyTool[], Context = unknown>(
   tools: Tools,
   listener: ToolCallListener<Context>,
 ): { -readonly [K in keyof Tools]: Tools[K] } {
