@@ -1,0 +1,39 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolCallListener } from 'otel-tool-calls';
+import { instrumentClient, instrumentServer, type McpToolError } from 'otel-tool-calls/mcp';
+import { describe, expectTypeOf, it } from 'vitest';
+
+declare const server: McpServer;
+declare const client: Client;
+declare const listener: ToolCallListener<{ startedAt: number }>;
+
+class MyServer extends (class {} as unknown as typeof import('@modelcontextprotocol/sdk/server/mcp.js').McpServer) {
+  readonly extra = 1;
+}
+
+describe('otel-tool-calls/mcp types', () => {
+  it('instrumentServer returns the same server type, subclasses included', () => {
+    expectTypeOf(instrumentServer(server, listener)).toEqualTypeOf<McpServer>();
+    expectTypeOf(instrumentServer(new MyServer({ name: 's', version: '1' }), listener)).toEqualTypeOf<MyServer>();
+  });
+
+  it('instrumentClient returns the same client type and callTool keeps its signature', () => {
+    expectTypeOf(instrumentClient(client, listener)).toEqualTypeOf<Client>();
+    expectTypeOf(instrumentClient(client, listener).callTool).toEqualTypeOf<Client['callTool']>();
+  });
+
+  it('McpToolError is an Error with code tool_error and the tool result', () => {
+    expectTypeOf<McpToolError>().toExtend<Error>();
+    expectTypeOf<McpToolError['code']>().toEqualTypeOf<'tool_error'>();
+    expectTypeOf<McpToolError['result']>().toEqualTypeOf<CallToolResult>();
+  });
+
+  it('rejects what is not a server or a listener', () => {
+    // @ts-expect-error a client is not a server
+    instrumentServer(client, listener);
+    // @ts-expect-error a listener is an object of optional methods
+    instrumentClient(client, 'listener');
+  });
+});
