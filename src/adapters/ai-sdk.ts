@@ -1,3 +1,7 @@
+/**
+ * `otel-tool-calls/ai-sdk`: observe the tool calls of the Vercel AI SDK (`ai`, v6). Only types are
+ * imported from the SDK: this module loads nothing of it.
+ */
 import type { ToolExecutionOptions, ToolSet } from 'ai';
 import { assertListener, describe } from '../internal/validate.js';
 import type { ToolCallListener } from '../tool-call-listener.js';
@@ -5,7 +9,7 @@ import { ToolCallListeners } from '../tool-call-listeners.js';
 import { functionToolCallback, type ToolCallback, type ToolContext, type ToolMetadata } from '../tool-callback.js';
 
 /** The `ToolCallInfo.framework` of calls made through this adapter. */
-export const AI_SDK_FRAMEWORK = 'ai-sdk';
+const AI_SDK_FRAMEWORK = 'ai-sdk';
 
 type Execute = (this: unknown, input: unknown, options: ToolExecutionOptions) => unknown;
 
@@ -69,14 +73,14 @@ export function wrapTools<TOOLS extends ToolSet, Context = unknown>(
 function listenedExecute<Context>(
   name: string,
   tool: ToolSet[string],
-  execute: Execute,
+  originalExecute: Execute,
   listener: ToolCallListener<Context>,
 ): Execute {
   const callback: ToolCallback<unknown, unknown> = functionToolCallback(
     { name, description: tool.description, inputSchema: tool.inputSchema },
     (input: unknown, toolContext?: ToolContext) => {
       const { thisArg, executionOptions } = toolContext as AiSdkToolContext;
-      return execute.call(thisArg, input, executionOptions);
+      return originalExecute.call(thisArg, input, executionOptions);
     },
     toolMetadata(tool),
   );

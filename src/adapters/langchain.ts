@@ -1,3 +1,7 @@
+/**
+ * `otel-tool-calls/langchain`: observe the tool calls of LangChain.js (`@langchain/core` tools). Only
+ * types are imported from LangChain: this module loads nothing of it.
+ */
 import type { CallbackManagerForToolRun } from '@langchain/core/callbacks/manager';
 import type { StructuredTool, ToolRunnableConfig } from '@langchain/core/tools';
 import { assertListener, describe } from '../internal/validate.js';
@@ -6,7 +10,7 @@ import { ToolCallListeners } from '../tool-call-listeners.js';
 import { functionToolCallback, type ToolContext, type ToolMetadata } from '../tool-callback.js';
 
 /** The `ToolCallInfo.framework` of calls made through this adapter. */
-export const LANGCHAIN_FRAMEWORK = 'langchain';
+const LANGCHAIN_FRAMEWORK = 'langchain';
 
 /**
  * Any LangChain structured tool, whatever its schema and output types. `any`, not `unknown`: the
@@ -47,8 +51,8 @@ interface LangChainToolContext extends ToolContext {
  * `content_and_artifact` tool: the content, with no artifact).
  *
  * @example
- * const tools = wrapTools([search, calculator], new OpenTelemetryToolCallListener());
- * const message = await tools[0].invoke({ name: 'search', args: { query: 'otel' }, id: 'call_1', type: 'tool_call' });
+ * const [search, calculator] = wrapTools([searchTool, calculatorTool], new OpenTelemetryToolCallListener());
+ * const message = await search.invoke({ name: 'search', args: { query: 'otel' }, id: 'call_1', type: 'tool_call' });
  */
 export function wrapTools<TOOLS extends readonly AnyStructuredTool[], Context = unknown>(
   tools: TOOLS,
@@ -86,7 +90,8 @@ function wrapTool<Context>(tool: AnyStructuredTool, listener: ToolCallListener<C
   );
 
   // A shallow copy of the same class: `instanceof`, own fields and prototype getters all kept.
-  const wrapped: AnyStructuredTool = Object.assign(Object.create(Object.getPrototypeOf(tool)), tool);
+  // Descriptors, not Object.assign: that would run setters, and throw on a getter-only accessor.
+  const wrapped: AnyStructuredTool = Object.create(Object.getPrototypeOf(tool), Object.getOwnPropertyDescriptors(tool));
   const listenedToolFunction: ToolFunction = async function (this: AnyStructuredTool, arg, runManager, parentConfig) {
     const toolContext: LangChainToolContext = {
       toolCallId: toolCallIdOf(parentConfig),
