@@ -3,7 +3,9 @@ import { describe, expectTypeOf, it } from 'vitest';
 
 describe('ToolCallListeners.wrap types', () => {
   it('keeps the callback input and output types', () => {
-    const weather = functionToolCallback({ name: 'weather' }, async (_input: { city: string }) => ({ temperature: 21 }));
+    const weather = functionToolCallback({ name: 'weather' }, async (_input: { city: string }) => ({
+      temperature: 21,
+    }));
     const wrapped = ToolCallListeners.wrap(weather, {});
     expectTypeOf(wrapped).toEqualTypeOf<ToolCallback<{ city: string }, Promise<{ temperature: number }>>>();
     expectTypeOf(wrapped.call).parameters.toEqualTypeOf<[{ city: string }, (ToolContext | undefined)?]>();
