@@ -6,7 +6,8 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { type IMetricReader, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { BatchSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+// sdk-trace, not sdk-trace-base: the latter is gone from SDK 3.x (sdk-trace exists from 2.9 on)
+import { BatchSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 
 export interface ToolCallTelemetryOptions {
@@ -75,7 +76,7 @@ export function startToolCallTelemetry(options: ToolCallTelemetryOptions): ToolC
 
   const spanProcessors: SpanProcessor[] = [];
   if (traces !== 'none')
-    spanProcessors.push(new BatchSpanProcessor(traces === 'otlp' ? new OTLPTraceExporter() : traces));
+    spanProcessors.push(new BatchSpanProcessor({ exporter: traces === 'otlp' ? new OTLPTraceExporter() : traces }));
   spanProcessors.push(...(options.spanProcessors ?? []));
 
   const metricReaders: IMetricReader[] = [];

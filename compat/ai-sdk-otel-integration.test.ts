@@ -1,0 +1,99 @@
+import { LegacyOpenTelemetry, OpenTelemetry } from '@ai-sdk/otel';
+import { generateText, stepCountIs, tool } from 'ai';
+import { ATTR_GEN_AI_TOOL_CALL_ID, OpenTelemetryToolCallListener } from 'otel-tool-calls';
+import { wrapTools } from 'otel-tool-calls/ai-sdk';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { toolCallThenText } from '../test/adapters/ai-sdk-mock-model.js';
+import { createTestTelemetry } from '../test/helpers/otel-sdk.js';
+
+/**
+ * ai 7 no longer makes OpenTelemetry spans itself (ai 6's `experimental_telemetry: { tracer }`): the
+ * spans come from a telemetry integration of the `@ai-sdk/otel` package. This is the ai 7 version of
+ * test/adapters/ai-sdk-opentelemetry.test.ts "nests under the AI SDK's own ai.toolCall span", which
+ * the compat run leaves out, plus what a user of the new GenAI integration gets.
+ */
+const telemetry = createTestTelemetry();
+const { tracer, tracerProvider } = telemetry;
+
+afterAll(() => telemetry.shutdown());
+
+let before = 0;
+beforeEach(() => {
+  before = telemetry.spans().length;
+});
+
+/** The spans finished by the current test. */
+const spans = () => telemetry.spans().slice(before);
+const named = (name: string) => spans().filter((span) => span.name === name);
+const parentOf = (span: { parentSpanContext?: { spanId: string } }) => span.parentSpanContext?.spanId;
+
+const weather = tool({
+  description: 'Current weather of a city',
+  inputSchema: z.object({ city: z.string() }),
+  execute: async ({ city }) =>
+    tracer.startActiveSpan('GET /weather', async (span) => {
+      span.end();
+      return { city, temperature: 21 };
+    }),
+});
+
+function underAgentRun<T>(body: () => Promise<T>): Promise<T> {
+  return tracer.startActiveSpan('agent run', async (span) => {
+    try {
+      return await body();
+    } finally {
+      span.end();
+    }
+  });
+}
+
+describe('wrapTools with the OpenTelemetry listener under ai 7 and @ai-sdk/otel', () => {
+  it("nests under the AI SDK's ai.toolCall span of the LegacyOpenTelemetry integration", async () => {
+    const listener = new OpenTelemetryToolCallListener({ tracerProvider });
+
+    await underAgentRun(() =>
+      generateText({
+        model: toolCallThenText({ toolName: 'weather', input: { city: 'Lima' }, toolCallId: 'call-6' }),
+        tools: wrapTools({ weather }, listener),
+        stopWhen: stepCountIs(3),
+        prompt: 'Weather in Lima?',
+        telemetry: { integrations: [new LegacyOpenTelemetry({ tracer })] },
+      }),
+    );
+
+    const [aiToolCall] = named('ai.toolCall');
+    const [toolSpan] = named('execute_tool weather');
+    expect(named('ai.toolCall')).toHaveLength(1);
+    expect(named('execute_tool weather')).toHaveLength(1);
+    expect(parentOf(toolSpan!)).toBe(aiToolCall!.spanContext().spanId);
+    expect(aiToolCall!.attributes['ai.toolCall.id']).toBe(toolSpan!.attributes[ATTR_GEN_AI_TOOL_CALL_ID]);
+    expect(parentOf(named('GET /weather')[0]!)).toBe(toolSpan!.spanContext().spanId);
+    expect(parentOf(named('ai.generateText')[0]!)).toBe(named('agent run')[0]!.spanContext().spanId);
+  });
+
+  it("with the GenAI OpenTelemetry integration, the AI SDK's own execute_tool span is the parent of the listener's", async () => {
+    const listener = new OpenTelemetryToolCallListener({ tracerProvider });
+
+    await underAgentRun(() =>
+      generateText({
+        model: toolCallThenText({ toolName: 'weather', input: { city: 'Kyiv' }, toolCallId: 'call-7' }),
+        tools: wrapTools({ weather }, listener),
+        stopWhen: stepCountIs(3),
+        prompt: 'Weather in Kyiv?',
+        telemetry: { integrations: [new OpenTelemetry({ tracer })] },
+      }),
+    );
+
+    // both make a span named `execute_tool weather`: the integration's (scope of `tracer`) and ours
+    const toolSpans = named('execute_tool weather');
+    const ours = toolSpans.filter((span) => span.instrumentationScope.name === 'otel-tool-calls');
+    const theirs = toolSpans.filter((span) => span.instrumentationScope.name !== 'otel-tool-calls');
+    expect(ours).toHaveLength(1);
+    expect(theirs).toHaveLength(1);
+    expect(parentOf(ours[0]!)).toBe(theirs[0]!.spanContext().spanId);
+    expect(ours[0]!.attributes[ATTR_GEN_AI_TOOL_CALL_ID]).toBe('call-7');
+    expect(theirs[0]!.attributes[ATTR_GEN_AI_TOOL_CALL_ID]).toBe('call-7');
+    expect(parentOf(named('GET /weather')[0]!)).toBe(ours[0]!.spanContext().spanId);
+  });
+});
