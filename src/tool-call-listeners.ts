@@ -59,7 +59,15 @@ function callInfo(
   toolContext: ToolContext | undefined,
 ): ToolCallInfo {
   if (toolContext === undefined || toolContext === null) return { toolDefinition, toolMetadata };
-  const { toolCallId, signal, framework, attributes } = toolContext;
+  let fields: Pick<ToolContext, 'toolCallId' | 'signal' | 'framework' | 'attributes'>;
+  try {
+    const { toolCallId, signal, framework, attributes } = toolContext;
+    fields = { toolCallId, signal, framework, attributes };
+  } catch {
+    // a toolContext whose getters throw is the caller's to pass on: the tool runs as it would unwrapped
+    return { toolDefinition, toolMetadata };
+  }
+  const { toolCallId, signal, framework, attributes } = fields;
   return {
     toolDefinition,
     toolMetadata,

@@ -77,7 +77,12 @@ function listenedExecute<Context>(
   listener: ToolCallListener<Context>,
 ): Execute {
   const callback: ToolCallback<unknown, unknown> = functionToolCallback(
-    { name, description: tool.description, inputSchema: tool.inputSchema },
+    // ai 7 allows a description computed per call ({ context } => string): only a text is passed on
+    {
+      name,
+      description: typeof tool.description === 'string' ? tool.description : undefined,
+      inputSchema: tool.inputSchema,
+    },
     (input: unknown, toolContext?: ToolContext) => {
       const { thisArg, executionOptions } = toolContext as AiSdkToolContext;
       return originalExecute.call(thisArg, input, executionOptions);
