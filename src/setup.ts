@@ -1,4 +1,4 @@
-import type { Attributes } from '@opentelemetry/api';
+import { type Attributes, context, metrics as metricsApi, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
@@ -74,9 +74,24 @@ export function startToolCallTelemetry(options: ToolCallTelemetryOptions): ToolC
     throw new TypeError('startToolCallTelemetry: `prometheusPort` must be an integer from 0 to 65535');
   }
 
+  if (options.spanProcessors !== undefined && !Array.isArray(options.spanProcessors)) {
+    throw new TypeError('startToolCallTelemetry: `spanProcessors` must be an array of SpanProcessors');
+  }
+  const { resourceAttributes } = options;
+  if (resourceAttributes !== undefined && (resourceAttributes === null || typeof resourceAttributes !== 'object')) {
+    throw new TypeError('startToolCallTelemetry: `resourceAttributes` must be an object');
+  }
+  for (const name of ['serviceVersion', 'prometheusHost'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'string') {
+      throw new TypeError(`startToolCallTelemetry: \`${name}\` must be a string`);
+    }
+  }
+
   const spanProcessors: SpanProcessor[] = [];
-  if (traces !== 'none')
-    spanProcessors.push(new BatchSpanProcessor({ exporter: traces === 'otlp' ? new OTLPTraceExporter() : traces }));
+  if (traces !== 'none') {
+    const exporter = traces === 'otlp' ? new OTLPTraceExporter() : traces;
+    spanProcessors.push(new BatchSpanProcessor({ exporter, ...batchOptionsFromEnv() }));
+  }
   spanProcessors.push(...(options.spanProcessors ?? []));
 
   const metricReaders: IMetricReader[] = [];
@@ -103,10 +118,35 @@ export function startToolCallTelemetry(options: ToolCallTelemetryOptions): ToolC
   return {
     metricsUrl: metrics === 'prometheus' ? `http://${host ?? 'localhost'}:${port}/metrics` : undefined,
     shutdown: () => {
-      stopping ??= sdk.shutdown().catch(() => undefined);
+      // the providers are dead after shutdown: unregister them, so that a later start can register its own
+      stopping ??= sdk
+        .shutdown()
+        .catch(() => undefined)
+        .then(() => {
+          trace.disable();
+          metricsApi.disable();
+          context.disable();
+          propagation.disable();
+        });
       return stopping;
     },
   };
+}
+
+/** The standard `OTEL_BSP_*` variables: sdk-trace's processor does not read them itself. */
+function batchOptionsFromEnv(): Record<string, number> {
+  const names = {
+    maxQueueSize: 'OTEL_BSP_MAX_QUEUE_SIZE',
+    scheduledDelayMillis: 'OTEL_BSP_SCHEDULE_DELAY',
+    exportTimeoutMillis: 'OTEL_BSP_EXPORT_TIMEOUT',
+    maxExportBatchSize: 'OTEL_BSP_MAX_EXPORT_BATCH_SIZE',
+  };
+  const options: Record<string, number> = {};
+  for (const [option, variable] of Object.entries(names)) {
+    const value = Number(process.env[variable]);
+    if (process.env[variable] && Number.isFinite(value) && value >= 0) options[option] = value;
+  }
+  return options;
 }
 
 function envPort(): number | undefined {

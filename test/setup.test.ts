@@ -53,6 +53,25 @@ describe('startToolCallTelemetry', () => {
     }
   });
 
+  it('reads the OTEL_BSP_* variables for its batch span processor', async () => {
+    const receiver = await startOtlpReceiver();
+    vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', receiver.url);
+    vi.stubEnv('OTEL_BSP_SCHEDULE_DELAY', '10');
+    const telemetry = startToolCallTelemetry({ serviceName: 'bsp-test', metrics: 'none' });
+    try {
+      const tool = functionToolCallback({ name: 'quick' }, () => 'ok');
+      ToolCallListeners.wrap(tool, new OpenTelemetryToolCallListener()).call(undefined);
+      // exported by the 10 ms schedule, long before the 5 s default and without a shutdown
+      const request = await receiver.waitFor('/v1/traces', 3_000);
+      expect(JSON.parse(request.body.toString('utf8')).resourceSpans[0].scopeSpans[0].spans[0].name).toBe(
+        'execute_tool quick',
+      );
+    } finally {
+      await telemetry.shutdown();
+      await receiver.close();
+    }
+  });
+
   it('rejects invalid options with a TypeError naming them', () => {
     const start = startToolCallTelemetry as (options: unknown) => unknown;
     expect(() => start(undefined)).toThrow(/`options` must be an object/);
@@ -60,5 +79,11 @@ describe('startToolCallTelemetry', () => {
     expect(() => start({ serviceName: 's', metrics: 'statsd' })).toThrow(/`metrics` must be/);
     expect(() => start({ serviceName: 's', traces: 'jaeger' })).toThrow(/`traces` must be/);
     expect(() => start({ serviceName: 's', prometheusPort: 70000 })).toThrow(/`prometheusPort`/);
+    expect(() => start({ serviceName: 's', spanProcessors: 'batch' })).toThrow(/`spanProcessors` must be an array/);
+    expect(() => start({ serviceName: 's', resourceAttributes: 'a=b' })).toThrow(
+      /`resourceAttributes` must be an object/,
+    );
+    expect(() => start({ serviceName: 's', serviceVersion: 1 })).toThrow(/`serviceVersion` must be a string/);
+    expect(() => start({ serviceName: 's', prometheusHost: 0 })).toThrow(/`prometheusHost` must be a string/);
   });
 });

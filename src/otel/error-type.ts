@@ -52,8 +52,9 @@ export function errorMessageOf(error: unknown): string {
 
 /** An object with a string `message` and `name`: worth an exception event. */
 export function isErrorLike(error: unknown): error is Error {
-  if (error instanceof Error) return true;
   try {
+    // inside the try: `instanceof` runs a Proxy's getPrototypeOf trap
+    if (error instanceof Error) return true;
     return (
       error !== null &&
       typeof error === 'object' &&

@@ -47,7 +47,11 @@ export async function startOtlpReceiver(status = 200) {
         });
       }
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections(); // exporters keep connections alive: don't wait for them
+      }),
   };
 }
 
