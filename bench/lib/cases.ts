@@ -1,0 +1,160 @@
+import {
+  OpenTelemetryToolCallListener,
+  type ToolCallback,
+  type ToolCallListener,
+  ToolCallListeners,
+} from 'otel-tool-calls';
+import { floorAsync, floorSync } from './floor.js';
+import type { BenchCase } from './measure.js';
+import { asyncWeatherTool, INPUT, syncWeatherTool, type WeatherInput } from './tools.js';
+
+export const IN_FLIGHT_LEVELS = [1, 100, 10_000] as const;
+
+type World = BenchCase['world'];
+
+/** bare, the empty listener, and the OpenTelemetry listener on whatever the world registered. */
+function wrappedCases(world: World, tool: 'async' | 'sync', inFlight: number, withFloor: boolean): BenchCase[] {
+  const make = (): ToolCallback<WeatherInput, unknown> => (tool === 'async' ? asyncWeatherTool() : syncWeatherTool());
+  const group = tool === 'sync' || inFlight === 1 ? 'overhead' : 'scaling';
+  const otelKind = world === 'sdk' ? 'otel-sdk' : 'otel-no-sdk';
+  const row = (kind: string, label: string, callable: BenchCase['callable']): BenchCase => ({
+    id: `${world}/${tool}/${kind}/x${inFlight}`,
+    process: world,
+    group,
+    world,
+    tool,
+    kind,
+    label,
+    inFlight,
+    callable,
+  });
+  const cases = [
+    row('bare', 'bare tool', make()),
+    row('empty-listener', 'wrap(tool, {})', ToolCallListeners.wrap(make(), {})),
+    row(
+      otelKind,
+      world === 'sdk' ? 'OpenTelemetry listener, real SDK' : 'OpenTelemetry listener, no SDK',
+      ToolCallListeners.wrap(make(), new OpenTelemetryToolCallListener()),
+    ),
+  ];
+  if (withFloor) {
+    const floor = tool === 'async' ? floorAsync(asyncWeatherTool()) : floorSync(syncWeatherTool());
+    cases.push(row('floor', 'floor: hand-written OpenTelemetry', floor as BenchCase['callable']));
+  }
+  return cases;
+}
+
+/** Overhead (sync, and async with one call in flight) and scaling (async, 100 and 10,000 in flight). */
+export function overheadAndScalingCases(world: World): BenchCase[] {
+  const withFloor = world === 'sdk';
+  return [
+    ...wrappedCases(world, 'sync', 1, withFloor),
+    ...IN_FLIGHT_LEVELS.flatMap((inFlight) => wrappedCases(world, 'async', inFlight, withFloor)),
+  ];
+}
+
+const KB = 1024;
+const MB = 1024 * KB;
+
+/** Prose-like text of exactly `length` characters (JSON-escaping leaves it as long). */
+function text(length: number): string {
+  const words = 'the tool reads the city forecast and returns a short summary for the agent ';
+  return words.repeat(Math.ceil(length / words.length)).slice(0, length);
+}
+
+/** About `bytes` of JSON as an array of small records: the walk has to stop early in a structure. */
+function records(bytes: number): { id: number; title: string; body: string }[] {
+  const one = { id: 0, title: 'forecast', body: text(64) };
+  const count = Math.ceil(bytes / JSON.stringify(one).length);
+  return Array.from({ length: count }, (_, id) => ({ id, title: `forecast ${id}`, body: one.body }));
+}
+
+/**
+ * Content capture on (default `maxContentLength`, 4096 characters): the arguments are serialized
+ * into the span. The cost must not grow with the argument: a 10 MB one costs about a 1 KB one.
+ */
+export function captureCases(): BenchCase[] {
+  const listener = new OpenTelemetryToolCallListener({ captureContent: true });
+  const row = (kind: string, label: string, input: WeatherInput): BenchCase => ({
+    id: `capture/async/${kind}/x1`,
+    process: 'capture',
+    group: 'capture',
+    world: 'sdk',
+    tool: 'async',
+    kind,
+    label,
+    inFlight: 1,
+    callable: ToolCallListeners.wrap(asyncWeatherTool(), listener),
+    input,
+  });
+  const [bare, , otelSdk] = wrappedCases('sdk', 'async', 1, false).map((benchCase) => ({
+    ...benchCase,
+    id: benchCase.id.replace(/^sdk\//, 'capture/'),
+    process: 'capture',
+    group: 'capture' as const,
+  }));
+  return [
+    bare as BenchCase,
+    { ...(otelSdk as BenchCase), label: 'capture off (reference)' },
+    row('capture-1kb', 'capture on, 1 KB argument', { city: INPUT.city, notes: text(KB) }),
+    row('capture-10mb-string', 'capture on, 10 MB argument (one string)', { city: INPUT.city, notes: text(10 * MB) }),
+    row('capture-10mb-records', 'capture on, 10 MB argument (array of records)', {
+      city: INPUT.city,
+      notes: records(10 * MB),
+    }),
+  ];
+}
+
+/** `composite` of three listeners: the fan-out's cost, without and with the OpenTelemetry listener. */
+export function compositeCases(): BenchCase[] {
+  const counts = new Map<string, number>();
+  // a typical second listener: counts calls per tool
+  const counting: ToolCallListener = {
+    afterCompletion(_context, toolName) {
+      counts.set(toolName, (counts.get(toolName) ?? 0) + 1);
+    },
+  };
+  const row = (kind: string, label: string, listener: ToolCallListener<unknown[]>): BenchCase => ({
+    id: `sdk/async/${kind}/x1`,
+    process: 'sdk',
+    group: 'composite',
+    world: 'sdk',
+    tool: 'async',
+    kind,
+    label,
+    inFlight: 1,
+    callable: ToolCallListeners.wrap(asyncWeatherTool(), listener),
+  });
+  return [
+    row('composite-3-empty', 'composite({}, {}, {})', ToolCallListeners.composite({}, {}, {})),
+    row(
+      'composite-otel-counting-empty',
+      'composite(OpenTelemetry, counting, {}), real SDK',
+      ToolCallListeners.composite(new OpenTelemetryToolCallListener(), counting, {}),
+    ),
+  ];
+}
+
+/**
+ * The loader check: the same cases, run once under tsx and once as JavaScript bundled ahead of time
+ * by esbuild, to show what tsx costs per call. Content capture is in it because tsx compiles with
+ * esbuild's `keepNames`, which adds a `__name()` call to every named closure a call creates.
+ */
+export function loaderCases(loader: 'tsx' | 'compiled'): BenchCase[] {
+  const capture: BenchCase = {
+    ...wrappedCases('no-sdk', 'async', 1, false)[0],
+    kind: 'capture-1kb',
+    label: 'capture on, 1 KB argument, no SDK',
+    callable: ToolCallListeners.wrap(asyncWeatherTool(), new OpenTelemetryToolCallListener({ captureContent: true })),
+    input: { city: INPUT.city, notes: text(KB) },
+  } as BenchCase;
+  return [...wrappedCases('no-sdk', 'sync', 1, false), ...wrappedCases('no-sdk', 'async', 1, false), capture].map(
+    (benchCase) => ({
+      ...benchCase,
+      id: `loader-${loader}/${benchCase.tool}/${benchCase.kind}/x1`,
+      process: `loader-${loader}`,
+      group: 'loader',
+      label: `${benchCase.label} (${loader === 'tsx' ? 'tsx' : 'esbuild bundle, plain node'})`,
+    }),
+  );
+}

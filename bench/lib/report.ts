@@ -1,0 +1,239 @@
+import type { Measured } from './measure.js';
+
+/** A measured row with its comparisons, as printed and as written to the JSON report. */
+export interface ReportRow extends Measured {
+  /** × the bare tool of the same process, tool kind and calls in flight. */
+  readonly vsBare: number;
+  /** ns per call over that bare tool. */
+  readonly overBareNs: number;
+  /** × the hand-written floor of the same tool kind and calls in flight (real-SDK process only). */
+  readonly vsFloor: number | null;
+}
+
+export interface MemoryResult {
+  readonly calls: number;
+  readonly inFlight: number;
+  readonly elapsedMs: number;
+  readonly nsPerCall: number;
+  readonly heapBeforeBytes: number;
+  readonly heapAfterBytes: number;
+  readonly heapGrowthBytes: number;
+  readonly heapSamples: { calls: number; heapUsed: number }[];
+  readonly peakRssBytes: number;
+  readonly caller: {
+    rejected: number;
+    wrongResults: number;
+    unhandledRejections: number;
+    uncaughtExceptions: number;
+    firstError: string;
+  };
+  readonly diagLogged: { error: number; warn: number };
+  readonly shutdown: string;
+  readonly shutdownMs: number;
+}
+
+export interface Target {
+  readonly id: string;
+  readonly description: string;
+  readonly limit: number;
+  readonly value: number;
+  readonly unit: 'x' | 'ns' | 'MB' | 'errors';
+  readonly met: boolean;
+}
+
+const GROUP_ORDER = ['overhead', 'scaling', 'capture', 'composite', 'loader'];
+const PROCESS_ORDER = ['no-sdk', 'sdk', 'capture', 'loader-tsx', 'loader-compiled'];
+
+/** The suite a row was measured in: ratios only compare rows of one process. */
+function processOf(row: Measured): string {
+  return row.group === 'loader' ? (row.id.split('/')[0] as string) : row.world;
+}
+
+export function compare(measured: readonly Measured[]): ReportRow[] {
+  const find = (row: Measured, kind: string) =>
+    measured.find(
+      (other) =>
+        processOf(other) === processOf(row) &&
+        other.tool === row.tool &&
+        other.inFlight === row.inFlight &&
+        other.kind === kind,
+    );
+  const rows = measured.map((row) => {
+    const bare = find(row, 'bare');
+    const floor = row.process === 'sdk' ? find(row, 'floor') : undefined;
+    return {
+      ...row,
+      vsBare: bare ? row.nsPerCall / bare.nsPerCall : Number.NaN,
+      overBareNs: bare ? row.nsPerCall - bare.nsPerCall : Number.NaN,
+      vsFloor: floor ? row.nsPerCall / floor.nsPerCall : null,
+    };
+  });
+  const rank = (row: ReportRow) =>
+    GROUP_ORDER.indexOf(row.group) * 1e9 +
+    PROCESS_ORDER.indexOf(row.process) * 1e8 +
+    (row.tool === 'sync' ? 0 : 1) * 1e7 +
+    row.inFlight;
+  // a stable sort: within a group, world and tool, the cases keep the order they were defined in
+  return rows.sort((a, b) => rank(a) - rank(b));
+}
+
+function row(rows: readonly ReportRow[], id: string): ReportRow {
+  const found = rows.find((candidate) => candidate.id === id);
+  if (!found) throw new Error(`no row ${id} in the report`);
+  return found;
+}
+
+const MB = 1024 * 1024;
+
+/** The targets of the benchmark issue, each with the measured value it is judged on. */
+export function evaluateTargets(rows: readonly ReportRow[], memory: MemoryResult): Target[] {
+  const target = (t: Omit<Target, 'met'>): Target => ({ ...t, met: t.value <= t.limit });
+  const capture1kb = row(rows, 'capture/async/capture-1kb/x1').nsPerCall;
+  const capture10mb = Math.max(
+    row(rows, 'capture/async/capture-10mb-string/x1').nsPerCall,
+    row(rows, 'capture/async/capture-10mb-records/x1').nsPerCall,
+  );
+  const callerErrors =
+    memory.caller.rejected +
+    memory.caller.wrongResults +
+    memory.caller.unhandledRejections +
+    memory.caller.uncaughtExceptions;
+  return [
+    target({
+      id: 'sdk-vs-floor-async',
+      description: 'OpenTelemetry listener on the real SDK ≤ 1.15 × the floor (async tool)',
+      limit: 1.15,
+      value: row(rows, 'sdk/async/otel-sdk/x1').vsFloor as number,
+      unit: 'x',
+    }),
+    target({
+      id: 'sdk-vs-floor-sync',
+      description: 'OpenTelemetry listener on the real SDK ≤ 1.15 × the floor (sync tool)',
+      limit: 1.15,
+      value: row(rows, 'sdk/sync/otel-sdk/x1').vsFloor as number,
+      unit: 'x',
+    }),
+    target({
+      id: 'empty-listener-async',
+      description: 'wrap(tool, {}) adds ≤ 150 ns per async call over bare (no SDK)',
+      limit: 150,
+      value: row(rows, 'no-sdk/async/empty-listener/x1').overBareNs,
+      unit: 'ns',
+    }),
+    target({
+      id: 'no-sdk-async',
+      description: 'OpenTelemetry listener with no SDK adds ≤ 1 µs per call over bare (async tool)',
+      limit: 1000,
+      value: row(rows, 'no-sdk/async/otel-no-sdk/x1').overBareNs,
+      unit: 'ns',
+    }),
+    target({
+      id: 'no-sdk-sync',
+      description: 'OpenTelemetry listener with no SDK adds ≤ 1 µs per call over bare (sync tool)',
+      limit: 1000,
+      value: row(rows, 'no-sdk/sync/otel-no-sdk/x1').overBareNs,
+      unit: 'ns',
+    }),
+    target({
+      id: 'capture-10mb-vs-1kb',
+      description: 'content capture of a 10 MB argument ≤ 2 × the 1 KB case (the worse of the two 10 MB shapes)',
+      limit: 2,
+      value: capture10mb / capture1kb,
+      unit: 'x',
+    }),
+    target({
+      id: 'memory-heap-growth',
+      description: `${memory.calls.toLocaleString('en-US')} calls, OTLP exporter down: retained heap growth ≤ 32 MB`,
+      limit: 32,
+      value: memory.heapGrowthBytes / MB,
+      unit: 'MB',
+    }),
+    target({
+      id: 'memory-no-caller-error',
+      description: `${memory.calls.toLocaleString('en-US')} calls, OTLP exporter down: no error reaches the caller`,
+      limit: 0,
+      value: callerErrors,
+      unit: 'errors',
+    }),
+  ];
+}
+
+function ns(value: number): string {
+  if (!Number.isFinite(value)) return '–';
+  return value >= 10_000 ? `${(value / 1000).toFixed(1)} µs` : `${Math.round(value)} ns`;
+}
+
+function times(value: number | null): string {
+  return value === null || !Number.isFinite(value) ? '–' : `${value.toFixed(2)}×`;
+}
+
+function signedNs(value: number): string {
+  if (!Number.isFinite(value)) return '–';
+  return `${value >= 0 ? '+' : '−'}${ns(Math.abs(value))}`;
+}
+
+/** The results as one markdown table (printed, and pasted into BENCHMARKS.md). */
+export function formatTable(rows: readonly ReportRow[]): string {
+  const header = [
+    'group',
+    'process',
+    'case',
+    'tool',
+    'in flight',
+    'CPU/call',
+    '× bare',
+    'over bare',
+    '× floor',
+    'wall/call',
+  ];
+  const lines = rows.map((r) => [
+    r.group,
+    r.process,
+    r.label,
+    r.tool,
+    r.inFlight.toLocaleString('en-US'),
+    ns(r.nsPerCall),
+    r.kind === 'bare' ? '1.00×' : times(r.vsBare),
+    r.kind === 'bare' ? '' : signedNs(r.overBareNs),
+    times(r.vsFloor),
+    ns(r.wallNsPerCall),
+  ]);
+  const numeric = new Set([4, 5, 6, 7, 8, 9]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => (line[i] as string).length)));
+  const format = (cells: string[]) =>
+    `| ${cells.map((cell, i) => (numeric.has(i) ? cell.padStart(widths[i] as number) : cell.padEnd(widths[i] as number))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (numeric.has(i) ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
+  return [format(header), rule, ...lines.map(format)].join('\n');
+}
+
+export function formatMemory(memory: MemoryResult): string {
+  const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
+  const { caller } = memory;
+  return [
+    `Exporter down: ${memory.calls.toLocaleString('en-US')} calls (${memory.inFlight} in flight) through the ` +
+      `OpenTelemetry listener on startToolCallTelemetry(), OTLP/HTTP to a closed port, in ${(memory.elapsedMs / 1000).toFixed(1)} s`,
+    `  heap after forced GC: ${mb(memory.heapBeforeBytes)} before, ${mb(memory.heapAfterBytes)} after ` +
+      `(${memory.heapGrowthBytes >= 0 ? '+' : '−'}${mb(Math.abs(memory.heapGrowthBytes))}); ` +
+      `largest sample during the run ${mb(Math.max(...memory.heapSamples.map((s) => s.heapUsed)))}; peak RSS ${mb(memory.peakRssBytes)}`,
+    `  caller saw: ${caller.rejected} rejections, ${caller.wrongResults} wrong results, ` +
+      `${caller.unhandledRejections} unhandled rejections, ${caller.uncaughtExceptions} uncaught exceptions; ` +
+      `the SDK logged ${memory.diagLogged.error} errors and ${memory.diagLogged.warn} warnings through diag; ` +
+      `shutdown ${memory.shutdown} in ${(memory.shutdownMs / 1000).toFixed(1)} s`,
+  ].join('\n');
+}
+
+export function formatTargets(targets: readonly Target[]): string {
+  const value = (t: Target) => {
+    switch (t.unit) {
+      case 'x':
+        return `${t.value.toFixed(2)}×`;
+      case 'ns':
+        return `${Math.round(t.value)} ns`;
+      case 'MB':
+        return `${t.value.toFixed(1)} MB`;
+      case 'errors':
+        return `${t.value} errors`;
+    }
+  };
+  return targets.map((t) => `  ${t.met ? 'met   ' : 'MISSED'}  ${t.description}: ${value(t)}`).join('\n');
+}

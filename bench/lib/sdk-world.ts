@@ -1,0 +1,68 @@
+import { context, metrics, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { type ExportResult, ExportResultCode } from '@opentelemetry/core';
+import {
+  AggregationTemporality,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type PushMetricExporter,
+  type ResourceMetrics,
+} from '@opentelemetry/sdk-metrics';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  type ReadableSpan,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace-base';
+
+/** A span exporter that accepts everything at once and keeps nothing: the cost measured is the SDK's. */
+class DroppingSpanExporter implements SpanExporter {
+  exported = 0;
+  export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
+    this.exported += spans.length;
+    resultCallback({ code: ExportResultCode.SUCCESS });
+  }
+  async shutdown(): Promise<void> {}
+  async forceFlush(): Promise<void> {}
+}
+
+class DroppingMetricExporter implements PushMetricExporter {
+  exports = 0;
+  export(_metrics: ResourceMetrics, resultCallback: (result: ExportResult) => void): void {
+    this.exports++;
+    resultCallback({ code: ExportResultCode.SUCCESS });
+  }
+  selectAggregationTemporality() {
+    return AggregationTemporality.CUMULATIVE;
+  }
+  async shutdown(): Promise<void> {}
+  async forceFlush(): Promise<void> {}
+}
+
+/**
+ * Registers the real SDK globally, as `NodeSDK` (and `startToolCallTelemetry`) does: an
+ * AsyncLocalStorage context manager, a tracer provider with the default sampler and a
+ * BatchSpanProcessor with its default queue (2048) and batch (512) sizes, and a meter provider with
+ * a periodic reader. Only the exporters are fakes, so that no I/O is measured.
+ */
+export function installSdk() {
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  const spanExporter = new DroppingSpanExporter();
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(spanExporter)] });
+  const metricExporter = new DroppingMetricExporter();
+  const meterProvider = new MeterProvider({
+    readers: [new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 10_000 })],
+  });
+  trace.setGlobalTracerProvider(tracerProvider);
+  metrics.setGlobalMeterProvider(meterProvider);
+  return {
+    /** Spans that reached the exporter (the rest were dropped by the batch processor's full queue). */
+    exportedSpans: () => spanExporter.exported,
+    async flush() {
+      await tracerProvider.forceFlush();
+    },
+    async shutdown() {
+      await Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]);
+    },
+  };
+}

@@ -1,0 +1,153 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// Runs `npm run bench -- --quick` as a user would (a child process, tsx, the children it starts)
+// and checks what it produces. No timing is asserted: quick-mode numbers mean nothing.
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+const jsonFile = join(scratch, 'quick.json');
+
+interface Row {
+  id: string;
+  process: string;
+  group: string;
+  world: string;
+  tool: string;
+  kind: string;
+  label: string;
+  inFlight: number;
+  nsPerCall: number;
+  roundsNs: number[];
+  vsBare: number;
+  overBareNs: number;
+  vsFloor: number | null;
+}
+
+/** Every row the suite must produce, by id (group, process, tool, case, calls in flight). */
+function expectedRowIds(): string[] {
+  const ids: string[] = [];
+  for (const world of ['no-sdk', 'sdk']) {
+    const kinds =
+      world === 'sdk' ? ['bare', 'empty-listener', 'otel-sdk', 'floor'] : ['bare', 'empty-listener', 'otel-no-sdk'];
+    for (const kind of kinds) {
+      ids.push(`${world}/sync/${kind}/x1`);
+      for (const inFlight of [1, 100, 10_000]) ids.push(`${world}/async/${kind}/x${inFlight}`);
+    }
+  }
+  for (const kind of ['bare', 'otel-sdk', 'capture-1kb', 'capture-10mb-string', 'capture-10mb-records']) {
+    ids.push(`capture/async/${kind}/x1`);
+  }
+  for (const kind of ['composite-3-empty', 'composite-otel-counting-empty']) ids.push(`sdk/async/${kind}/x1`);
+  for (const loader of ['tsx', 'compiled']) {
+    for (const tool of ['sync', 'async']) {
+      for (const kind of ['bare', 'empty-listener', 'otel-no-sdk']) ids.push(`loader-${loader}/${tool}/${kind}/x1`);
+    }
+    ids.push(`loader-${loader}/async/capture-1kb/x1`);
+  }
+  return ids.sort();
+}
+
+let exitCode: number | null;
+let stdout = '';
+let stderr = '';
+
+beforeAll(async () => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--quick', '--out', jsonFile], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  exitCode = await new Promise((resolve) => child.on('exit', resolve));
+}, 120_000);
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('npm run bench -- --quick', () => {
+  it('completes with exit code 0', () => {
+    expect(exitCode, stderr).toBe(0);
+  });
+
+  it('writes valid JSON with every case, each with a positive time per call and its comparisons', () => {
+    const report = JSON.parse(readFileSync(jsonFile, 'utf8'));
+    expect(report.quick).toBe(true);
+    const rows = report.rows as Row[];
+    expect(rows.map((row) => row.id).sort()).toEqual(expectedRowIds());
+    for (const row of rows) {
+      expect(row.nsPerCall, row.id).toBeGreaterThan(0);
+      expect(row.roundsNs.length, row.id).toBeGreaterThanOrEqual(1);
+      expect(Number.isFinite(row.vsBare), row.id).toBe(true);
+      expect(Number.isFinite(row.overBareNs), row.id).toBe(true);
+      // only the real-SDK process has a floor to compare with
+      if (row.process === 'sdk') expect(row.vsFloor, row.id).toBeGreaterThan(0);
+      else expect(row.vsFloor, row.id).toBeNull();
+    }
+    expect(rows.find((row) => row.id === 'sdk/async/bare/x1')?.vsBare).toBe(1);
+  });
+
+  it('prints every case as a line of the table', () => {
+    const report = JSON.parse(readFileSync(jsonFile, 'utf8'));
+    const tableLines = stdout.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| group'));
+    const printed = tableLines.map((line) =>
+      line
+        .split('|')
+        .slice(1, 6)
+        .map((cell) => cell.trim())
+        .join(' / '),
+    );
+    expect(printed).toHaveLength(report.rows.length);
+    for (const row of report.rows as Row[]) {
+      const key = [row.group, row.process, row.label, row.tool, row.inFlight.toLocaleString('en-US')].join(' / ');
+      expect(printed, row.id).toContain(key);
+    }
+  });
+
+  it('judges every target and prints it with met or missed', () => {
+    const report = JSON.parse(readFileSync(jsonFile, 'utf8'));
+    const ids = (report.targets as { id: string; met: boolean; value: number }[]).map((target) => target.id);
+    expect(ids).toEqual([
+      'sdk-vs-floor-async',
+      'sdk-vs-floor-sync',
+      'empty-listener-async',
+      'no-sdk-async',
+      'no-sdk-sync',
+      'capture-10mb-vs-1kb',
+      'memory-heap-growth',
+      'memory-no-caller-error',
+    ]);
+    for (const target of report.targets as { description: string; met: boolean; value: number }[]) {
+      expect(typeof target.met).toBe('boolean');
+      expect(Number.isFinite(target.value)).toBe(true);
+      expect(stdout).toMatch(new RegExp(`(met {3}|MISSED) {2}${escapeRegExp(target.description)}: `));
+    }
+  });
+
+  it('keeps every call of the exporter-down run free of errors, with its heap measured', () => {
+    const { memory } = JSON.parse(readFileSync(jsonFile, 'utf8'));
+    expect(memory.calls).toBe(20_000);
+    expect(memory.caller).toEqual({
+      rejected: 0,
+      wrongResults: 0,
+      unhandledRejections: 0,
+      uncaughtExceptions: 0,
+      firstError: '',
+    });
+    expect(memory.heapBeforeBytes).toBeGreaterThan(0);
+    expect(memory.heapAfterBytes).toBeGreaterThan(0);
+    expect(memory.peakRssBytes).toBeGreaterThan(memory.heapAfterBytes);
+    expect(memory.heapSamples.length).toBeGreaterThan(0);
+  });
+});
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
