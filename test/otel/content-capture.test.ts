@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import {
   ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
   ATTR_GEN_AI_TOOL_CALL_RESULT,
@@ -143,6 +144,27 @@ describe('boundedJson', () => {
     expect(largeText.length).toBe(4096);
     expect(largeReads.reads).toBeLessThanOrEqual(smallReads.reads + 10);
     expect(largeReads.reads).toBeLessThan(2_000);
+  });
+
+  it('reads only the first properties of an object with a million keys', () => {
+    const wide = Object.fromEntries(Array.from({ length: 1_000_000 }, (_, n) => [`key${n}`, `value ${n}`]));
+    const reads = { reads: 0 };
+    const text = boundedJson(counted(wide, reads), 4096);
+    expect(text.length).toBe(4096);
+    expect(JSON.stringify(wide).startsWith(text.slice(0, -1))).toBe(true);
+    expect(reads.reads).toBeLessThan(2_000);
+  });
+
+  it('writes exactly JSON.stringify, or its first maxLength - 1 characters and an ellipsis (property)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.integer({ min: 1, max: 300 }), (value, maxLength) => {
+        const full = JSON.stringify(value);
+        const text = boundedJson(value, maxLength);
+        if (full.length <= maxLength) expect(text).toBe(full);
+        else expect(text).toBe(`${full.slice(0, maxLength - 1)}…`);
+      }),
+      { numRuns: 5_000 },
+    );
   });
 
   it('slices a huge string before escaping it', () => {

@@ -1,0 +1,166 @@
+/**
+ * docker-compose.otel.yml is consistent with the configuration it mounts: it parses, every mounted file
+ * exists, images are pinned, and the service names and ports it publishes are the ones that the Prometheus,
+ * Grafana and dashboard configuration refer to. (No Docker engine is needed: these are checks on the files.)
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const readYaml = <T>(path: string): T => parse(readFileSync(join(root, path), 'utf8')) as T;
+
+interface ComposeService {
+  image: string;
+  command?: string[];
+  environment?: Record<string, string>;
+  volumes?: string[];
+  ports?: string[];
+  extra_hosts?: string[];
+  depends_on?: string[];
+}
+interface Datasource {
+  uid: string;
+  type: string;
+  url: string;
+}
+
+const compose = readYaml<{ services: Record<string, ComposeService> }>('docker-compose.otel.yml');
+const services = compose.services;
+const prometheusConfig = readYaml<{
+  rule_files: string[];
+  alerting: { alertmanagers: Array<{ static_configs: Array<{ targets: string[] }> }> };
+  scrape_configs: Array<{ job_name: string; metrics_path?: string; static_configs: Array<{ targets: string[] }> }>;
+}>('observability/prometheus/prometheus.yml');
+const datasources = readYaml<{ datasources: Datasource[] }>(
+  'observability/grafana/provisioning/datasources/datasources.yml',
+).datasources;
+const dashboardProviders = readYaml<{ providers: Array<{ options: { path: string } }> }>(
+  'observability/grafana/provisioning/dashboards/dashboards.yml',
+).providers;
+
+/** `./host/path:/container/path[:ro]` */
+function mounts(service: ComposeService) {
+  return (service.volumes ?? []).map((volume) => {
+    const [host = '', container = ''] = volume.split(':');
+    return { host: join(root, host), container };
+  });
+}
+
+/** The host-side file of a path inside a container, through the service's bind mounts. */
+function hostPathOf(service: ComposeService, containerPath: string): string | undefined {
+  for (const { host, container } of mounts(service)) {
+    if (containerPath === container) return host;
+    if (containerPath.startsWith(`${container}/`)) return join(host, containerPath.slice(container.length + 1));
+  }
+  return undefined;
+}
+
+/** `host:container` port pairs published by a service. */
+function publishedPorts(service: ComposeService): string[] {
+  return service.ports ?? [];
+}
+
+/** `http://name:port` and `name:port` resolve to a compose service publishing that container port. */
+function expectServiceAddress(address: string) {
+  const { hostname, port } = new URL(address.includes('://') ? address : `http://${address}`);
+  const service = services[hostname];
+  expect(service, `${address} names a compose service`).toBeDefined();
+  expect(publishedPorts(service!).map((mapping) => mapping.split(':').at(-1))).toContain(port);
+}
+
+describe('docker-compose.otel.yml', () => {
+  it('defines Jaeger, Prometheus, Alertmanager and Grafana', () => {
+    expect(Object.keys(services).sort()).toEqual(['alertmanager', 'grafana', 'jaeger', 'prometheus']);
+  });
+
+  it('pins every image to an exact version', () => {
+    for (const [name, service] of Object.entries(services)) {
+      expect(service.image, name).toMatch(/^[\w./-]+:v?\d+\.\d+\.\d+$/);
+    }
+  });
+
+  it('publishes the documented ports: OTLP 4317/4318, Jaeger UI 16686, Prometheus 9090, Alertmanager 9093, Grafana 3000', () => {
+    expect(publishedPorts(services.jaeger!)).toEqual(['4317:4317', '4318:4318', '16686:16686']);
+    expect(publishedPorts(services.prometheus!)).toEqual(['9090:9090']);
+    expect(publishedPorts(services.alertmanager!)).toEqual(['9093:9093']);
+    expect(publishedPorts(services.grafana!)).toEqual(['3000:3000']);
+  });
+
+  it('mounts only files and directories that exist in the repository', () => {
+    const all = Object.values(services).flatMap(mounts);
+    expect(all.length).toBeGreaterThanOrEqual(5);
+    for (const { host } of all) expect(existsSync(host), host).toBe(true);
+  });
+
+  it('starts Prometheus and Alertmanager with config files that the mounts provide', () => {
+    for (const name of ['prometheus', 'alertmanager'] as const) {
+      const service = services[name]!;
+      const flag = service.command?.find((argument) => argument.startsWith('--config.file='));
+      expect(flag, name).toBeDefined();
+      const hostFile = hostPathOf(service, flag!.slice('--config.file='.length));
+      expect(hostFile, `${name} config is mounted`).toBeDefined();
+      expect(statSync(hostFile!).isFile()).toBe(true);
+    }
+    expect(hostPathOf(services.prometheus!, '/etc/prometheus/prometheus.yml')).toBe(
+      join(root, 'observability/prometheus/prometheus.yml'),
+    );
+  });
+
+  it('makes the rules file that prometheus.yml loads visible inside the Prometheus container', () => {
+    expect(prometheusConfig.rule_files).toEqual(['rules/tool-calls.rules.yml']);
+    // rule_files are relative to the config file's directory, /etc/prometheus
+    const hostFile = hostPathOf(services.prometheus!, `/etc/prometheus/${prometheusConfig.rule_files[0]}`);
+    expect(hostFile).toBe(join(root, 'observability/prometheus/rules/tool-calls.rules.yml'));
+    expect(existsSync(hostFile!)).toBe(true);
+  });
+
+  it('lets Prometheus scrape the app on the host at :9464/metrics', () => {
+    const job = prometheusConfig.scrape_configs.find((config) => config.job_name === 'tool-calls-demo');
+    expect(job?.metrics_path ?? '/metrics').toBe('/metrics');
+    expect(job?.static_configs.flatMap((config) => config.targets)).toEqual(['host.docker.internal:9464']);
+    expect(services.prometheus!.extra_hosts).toContain('host.docker.internal:host-gateway');
+  });
+
+  it('sends alerts to the Alertmanager service', () => {
+    const targets = prometheusConfig.alerting.alertmanagers.flatMap((am) =>
+      am.static_configs.flatMap((c) => c.targets),
+    );
+    expect(targets).toEqual(['alertmanager:9093']);
+    for (const target of targets) expectServiceAddress(target);
+  });
+
+  it('points the Grafana datasources at the Prometheus and Jaeger services', () => {
+    expect(datasources.map(({ uid, type }) => ({ uid, type }))).toEqual([
+      { uid: 'prometheus', type: 'prometheus' },
+      { uid: 'jaeger', type: 'jaeger' },
+    ]);
+    for (const datasource of datasources) expectServiceAddress(datasource.url);
+  });
+
+  it('mounts the Grafana provisioning where Grafana reads it and the dashboards where the provider looks', () => {
+    const grafana = services.grafana!;
+    expect(hostPathOf(grafana, '/etc/grafana/provisioning/datasources/datasources.yml')).toBe(
+      join(root, 'observability/grafana/provisioning/datasources/datasources.yml'),
+    );
+    expect(hostPathOf(grafana, '/etc/grafana/provisioning/dashboards/dashboards.yml')).toBe(
+      join(root, 'observability/grafana/provisioning/dashboards/dashboards.yml'),
+    );
+    for (const provider of dashboardProviders) {
+      expect(hostPathOf(grafana, `${provider.options.path}/tool-calls.json`)).toBe(
+        join(root, 'observability/grafana/dashboards/tool-calls.json'),
+      );
+    }
+  });
+
+  it('gives anonymous visitors read-only access to Grafana', () => {
+    expect(services.grafana!.environment).toMatchObject({
+      GF_AUTH_ANONYMOUS_ENABLED: 'true',
+      GF_AUTH_ANONYMOUS_ORG_ROLE: 'Viewer',
+    });
+    const home = services.grafana!.environment?.GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH;
+    expect(existsSync(hostPathOf(services.grafana!, home ?? '') ?? '')).toBe(true);
+  });
+});
