@@ -90,14 +90,6 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallT
       const description = attributeText(call.toolDefinition?.description);
       if (description !== undefined) attributes[ATTR_GEN_AI_TOOL_DESCRIPTION] = description;
       if (options.agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = options.agentName;
-      if (options.captureContent) {
-        attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = captureContent(
-          toolInput,
-          { kind: 'arguments', toolName },
-          options.redact,
-          options.maxContentLength,
-        );
-      }
       const startTime = performance.now();
       const parent = context.active();
       const span = this.tracer.startSpan(
@@ -105,6 +97,13 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallT
         { kind: SpanKind.INTERNAL, attributes, startTime },
         parent,
       );
+      // after the start, and only for a recording span: no serialization when nothing is exported
+      if (options.captureContent && span.isRecording()) {
+        span.setAttribute(
+          ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+          captureContent(toolInput, { kind: 'arguments', toolName }, options.redact, options.maxContentLength),
+        );
+      }
       const telemetry: ToolCallTelemetry = { span, spanContext: trace.setSpan(parent, span), startTime, toolType };
       this.runHook('onSpanStart', options.onSpanStart, span, { toolName, toolInput, call });
       return telemetry;
@@ -121,7 +120,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallT
   afterCall(telemetry: ToolCallTelemetry | undefined, toolName: string, _input: unknown, result: unknown): void {
     if (!telemetry) return;
     telemetry.result = result;
-    if (!this.options.captureContent || result === undefined) return;
+    if (!this.options.captureContent || result === undefined || !telemetry.span.isRecording()) return;
     try {
       const text = captureContent(
         result,

@@ -1,3 +1,4 @@
+import { AlwaysOffSampler, BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import fc from 'fast-check';
 import {
   ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
@@ -73,6 +74,24 @@ describe('content capture', () => {
     ToolCallListeners.wrap(lookup, listener()).call({ city: 'Oslo' });
     const captured = telemetry.span('execute_tool lookup').attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS];
     expect(captured).toBe(value.trim().toLowerCase() === 'true' ? '{"city":"Oslo"}' : undefined);
+  });
+
+  it('serializes nothing for a span that is not recording (sampled out, or no SDK)', () => {
+    let redactions = 0;
+    const redact = (value: unknown) => {
+      redactions++;
+      return value;
+    };
+    const sampledOut = new BasicTracerProvider({ sampler: new AlwaysOffSampler() });
+    ToolCallListeners.wrap(lookup, listener({ captureContent: true, redact, tracerProvider: sampledOut })).call({
+      city: 'Oslo',
+    });
+    ToolCallListeners.wrap(lookup, new OpenTelemetryToolCallListener({ captureContent: true, redact })).call({
+      city: 'Oslo',
+    });
+    expect(redactions).toBe(0);
+    ToolCallListeners.wrap(lookup, listener({ captureContent: true, redact })).call({ city: 'Oslo' });
+    expect(redactions).toBe(2);
   });
 
   it('applies redact before capture, for arguments and result', () => {
