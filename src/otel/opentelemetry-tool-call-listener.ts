@@ -5,6 +5,7 @@ import {
   context,
   diag,
   type Histogram,
+  isSpanContextValid,
   metrics,
   type Span,
   SpanKind,
@@ -104,7 +105,9 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallT
           captureContent(toolInput, { kind: 'arguments', toolName }, options.redact, options.maxContentLength),
         );
       }
-      const telemetry: ToolCallTelemetry = { span, spanContext: trace.setSpan(parent, span), startTime, toolType };
+      // no SDK (or no valid parent): the span has an invalid context, and the parent context is as good
+      const spanContext = isSpanContextValid(span.spanContext()) ? trace.setSpan(parent, span) : parent;
+      const telemetry: ToolCallTelemetry = { span, spanContext, startTime, toolType };
       this.runHook('onSpanStart', options.onSpanStart, span, { toolName, toolInput, call });
       return telemetry;
     } catch (error) {
