@@ -2,113 +2,25 @@
 const FULL = Symbol('full');
 const ELLIPSIS = '…';
 const MAX_DEPTH = 64;
+/** Containers with at most this many primitive members are handed to the native `JSON.stringify`. */
+const SMALL_CONTAINER = 16;
+const UNREADABLE = '"[Unreadable]"';
 
 /**
  * JSON text of `value`, at most `maxLength` characters (a cut ends with `…`). The work is bounded
- * by the output, not by the input: the walk stops as soon as `maxLength` characters are written, a
- * long string is sliced before it is escaped, so a 50 MB argument costs about what a 5 KB one does.
+ * by the output, not by the input: the walk stops as soon as `maxLength` characters are written,
+ * and a long string is sliced before it is escaped, so a 50 MB argument costs about what a 5 KB
+ * one does. Small flat containers (a record, a short list of numbers) are serialized by the native
+ * `JSON.stringify` in one call, which is what keeps an array of records cheap.
  * Never throws: circular references become `"[Circular]"`, BigInt a decimal string, a throwing
  * getter or `toJSON` `"[Unreadable]"`; otherwise it follows `JSON.stringify` (functions, symbols
  * and `undefined` are left out of objects and are `null` in arrays).
  */
 export function boundedJson(value: unknown, maxLength: number): string {
-  return nativeBoundedJson(value, maxLength) ?? walkedBoundedJson(value, maxLength);
-}
-
-/** Containers up to this size are left to `JSON.stringify` whole: measuring them costs more. */
-const SMALL_CONTAINER = 8;
-
-/**
- * The fast path: the native `JSON.stringify`, kept bounded by a replacer. Room is counted so that
- * it never exceeds the real output length (a string counts its characters and quotes, a number one
- * character, a container its opening bracket, keys and commas nothing): what is written before the room runs out is exactly the
- * start of the full JSON text, and what is cut lies beyond `maxLength`. A long string is sliced to
- * the room left; a larger array or object is cut to the elements that fit, each measured by a
- * nested bounded call, so only those are ever read. Returns `undefined` when `JSON.stringify`
- * throws (circular values, a throwing getter or `toJSON`): the guarded walk handles those.
- */
-function nativeBoundedJson(value: unknown, maxLength: number): string | undefined {
-  let room = maxLength;
-  let full = false;
-  const replacer = (key: string, current: unknown): unknown => {
-    if (full) return undefined;
-    switch (typeof current) {
-      case 'string': {
-        const before = room;
-        room -= current.length + 2;
-        if (room >= 0) return current;
-        full = true;
-        return current.slice(0, before + 1);
-      }
-      case 'bigint':
-        return replacer(key, current.toString());
-      case 'number':
-        room -= 1;
-        break;
-      case 'boolean':
-        room -= 4;
-        break;
-      case 'object':
-        // a container counts only its opening bracket: the closing one comes after its children
-        room -= current === null ? 4 : 1;
-        if (current !== null && room >= 0) return fittingPart(current, room);
-        break;
-    }
-    if (room < 0) full = true;
-    return current;
-  };
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(value, replacer);
-  } catch {
-    return undefined;
-  }
-  if (text === undefined) return 'null';
-  if (!full && text.length <= maxLength) return text;
-  return `${text.slice(0, maxLength - 1)}${ELLIPSIS}`;
-}
-
-/**
- * The elements (or own properties) of a container that fill `room`, plus the one that crosses it
- * and one more: that one makes sure the cut falls inside what was written, not on the closing
- * bracket the shortened container would get.
- */
-function fittingPart(container: object, room: number): object {
-  let left = room;
-  const fits = (element: unknown, extra: number) => {
-    const text = nativeBoundedJson(element, Math.max(1, left));
-    if (text === undefined) throw new TypeError('not serializable natively'); // to the guarded walk
-    left -= text.length + extra;
-    return left >= 0;
-  };
-  if (Array.isArray(container)) {
-    if (container.length <= SMALL_CONTAINER) return container;
-    for (let index = 0; index < container.length; index++) {
-      if (!fits(container[index], 1)) return container.slice(0, index + 2);
-    }
-    return container;
-  }
-  let count = 0;
-  for (const key in container) if (Object.hasOwn(container, key) && ++count > SMALL_CONTAINER) break;
-  if (count <= SMALL_CONTAINER) return container;
-  const part: Record<string, unknown> = Object.create(null); // a `__proto__` key stays a key
-  let crossed = false;
-  for (const key in container) {
-    if (!Object.hasOwn(container, key)) continue;
-    const property = (container as Record<string, unknown>)[key];
-    if (property === undefined || typeof property === 'function' || typeof property === 'symbol') continue;
-    part[key] = property;
-    if (crossed) break;
-    crossed = !fits(property, key.length + 4);
-  }
-  return part;
-}
-
-/** The guarded walk: slower, but safe on anything (circular, throwing getters, Proxies). */
-function walkedBoundedJson(value: unknown, maxLength: number): string {
   const out: string[] = [];
   let length = 0;
-  const seen = new Set<object>();
+  let full = false;
+  const ancestors: object[] = [];
 
   const write = (text: string) => {
     const room = maxLength - length;
@@ -117,8 +29,8 @@ function walkedBoundedJson(value: unknown, maxLength: number): string {
       length += text.length;
       return;
     }
-    out.push(text.slice(0, Math.max(0, room - 1)), ELLIPSIS);
-    length = maxLength;
+    out.push(text.slice(0, room + 1)); // past the cut: the final slice puts the ellipsis in place
+    full = true;
     throw FULL;
   };
 
@@ -134,23 +46,74 @@ function walkedBoundedJson(value: unknown, maxLength: number): string {
     ) {
       current = (current as { toJSON(): unknown }).toJSON();
     }
-    const scalar = scalarJson(current);
-    if (scalar !== undefined) {
-      if (typeof current === 'string' || typeof current === 'bigint') writeString(scalar);
-      else write(scalar);
+    switch (typeof current) {
+      case 'string':
+        writeString(current);
+        return;
+      case 'bigint':
+        writeString(current.toString());
+        return;
+      case 'number':
+        write(Number.isFinite(current) ? String(current) : 'null');
+        return;
+      case 'boolean':
+        write(current ? 'true' : 'false');
+        return;
+      case 'undefined':
+      case 'function':
+      case 'symbol':
+        write('null'); // as JSON.stringify in an array; object properties are skipped before
+        return;
+    }
+    if (current === null) {
+      write('null');
       return;
     }
     const object = current as object;
-    if (seen.has(object) || depth >= MAX_DEPTH) {
-      writeString(seen.has(object) ? '[Circular]' : '[Too deep]');
+    if (flatSize(object, maxLength - length) >= 0) {
+      write(JSON.stringify(object));
       return;
     }
-    seen.add(object);
+    if (ancestors.includes(object)) {
+      writeString('[Circular]');
+      return;
+    }
+    if (depth >= MAX_DEPTH) {
+      writeString('[Too deep]');
+      return;
+    }
+    ancestors.push(object);
     if (Array.isArray(object)) {
       write('[');
-      for (let index = 0; index < object.length; index++) {
-        if (index > 0) write(',');
-        walkGuarded(() => object[index], depth + 1);
+      let index = 0;
+      while (index < object.length) {
+        const separator = index > 0 ? ',' : '';
+        // a run of small flat elements (records, numbers, short strings) in one native call
+        const end = flatRunEnd(object, index, maxLength - length);
+        if (end > index) {
+          let run: string | undefined;
+          try {
+            run = JSON.stringify(object.slice(index, end));
+          } catch {
+            // a getter that throws the second time it is read: the element-by-element walk below
+          }
+          if (run !== undefined) {
+            write(separator + run.slice(1, -1));
+            index = end;
+            continue;
+          }
+        }
+        write(separator);
+        let element: unknown;
+        try {
+          element = object[index];
+        } catch {
+          write(UNREADABLE);
+          index++;
+          continue;
+        }
+        walkGuarded(element, depth + 1);
+        index++;
       }
       write(']');
     } else {
@@ -166,53 +129,112 @@ function walkedBoundedJson(value: unknown, maxLength: number): string {
           property = '[Unreadable]';
         }
         if (property === undefined || typeof property === 'function' || typeof property === 'symbol') continue;
-        write(first ? '' : ',');
+        if (!first) write(',');
         first = false;
         writeString(key);
         write(':');
-        walkGuarded(() => property, depth + 1);
+        walkGuarded(property, depth + 1);
       }
       write('}');
     }
-    seen.delete(object);
+    ancestors.pop();
   };
 
-  const walkGuarded = (read: () => unknown, depth: number) => {
+  const walkGuarded = (input: unknown, depth: number) => {
     const mark = out.length;
     const markLength = length;
+    const markDepth = ancestors.length;
     try {
-      walk(read(), depth);
+      walk(input, depth);
     } catch (error) {
       if (error === FULL) throw error;
       out.length = mark; // drop what a failing toJSON or getter half-wrote
       length = markLength;
-      writeString('[Unreadable]');
+      ancestors.length = markDepth;
+      write(UNREADABLE);
     }
   };
 
   try {
-    walkGuarded(() => value, 0);
+    walkGuarded(value, 0);
   } catch (error) {
     if (error !== FULL) throw error;
   }
-  return out.join('');
+  const text = out.join('');
+  return full ? `${text.slice(0, maxLength - 1)}${ELLIPSIS}` : text;
 }
 
-/** The text of a non-object value (a string's raw text, to be escaped by the caller). */
-function scalarJson(value: unknown): string | undefined {
+/**
+ * The end of the run of small flat elements from `start` whose text should fill `room`: the run
+ * is then serialized in one native call, and its text is bounded by a small multiple of `room`.
+ */
+function flatRunEnd(array: unknown[], start: number, room: number): number {
+  let index = start;
+  let size = 0;
+  while (index < array.length && size <= room) {
+    let element: unknown;
+    try {
+      element = array[index];
+    } catch {
+      break;
+    }
+    const elementSize = flatSize(element, room);
+    if (elementSize < 0) break;
+    size += elementSize + 1;
+    index++;
+  }
+  return index;
+}
+
+/**
+ * About the JSON length of a primitive, or of a plain array or object of at most
+ * `SMALL_CONTAINER` primitives whose strings fit in `room`; -1 for anything else (nested
+ * objects, `toJSON`, BigInt, class instances), which the guarded walk takes. For such a value the
+ * native `JSON.stringify` is exact and cannot throw. Reading a member may run a getter: one that
+ * throws makes the value not flat.
+ */
+function flatSize(value: unknown, room: number): number {
+  const own = primitiveSize(value, room);
+  if (own !== undefined) return own;
+  const object = value as object;
+  const isArray = Array.isArray(object);
+  try {
+    if (isArray ? object.length > SMALL_CONTAINER : !isPlainObject(object)) return -1;
+    if (typeof (object as { toJSON?: unknown }).toJSON === 'function') return -1;
+    let size = 2;
+    let members = 0;
+    for (const key in object) {
+      if (++members > SMALL_CONTAINER) return -1;
+      const memberSize = primitiveSize((object as Record<string, unknown>)[key], room);
+      if (memberSize === undefined || memberSize < 0) return -1;
+      size += memberSize + key.length + 4;
+    }
+    return size;
+  } catch {
+    return -1;
+  }
+}
+
+/** The JSON length of a primitive (-1 for one JSON cannot take), undefined for an object. */
+function primitiveSize(value: unknown, room: number): number | undefined {
   switch (typeof value) {
     case 'string':
-      return value;
+      return value.length > room ? -1 : value.length + 2;
     case 'number':
-      return Number.isFinite(value) ? String(value) : 'null';
+      return 8;
     case 'boolean':
-    case 'bigint':
-      return String(value);
     case 'undefined':
     case 'function':
     case 'symbol':
-      return 'null'; // as JSON.stringify in an array; object properties are skipped before
+      return 5;
+    case 'bigint':
+      return -1;
     default:
-      return value === null ? 'null' : undefined;
+      return value === null ? 4 : undefined;
   }
+}
+
+function isPlainObject(object: object): boolean {
+  const prototype = Object.getPrototypeOf(object);
+  return prototype === Object.prototype || prototype === null;
 }

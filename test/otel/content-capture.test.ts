@@ -185,6 +185,21 @@ describe('boundedJson', () => {
       }),
       { numRuns: 5_000 },
     );
+    // long lists of small records: the native runs of the serializer
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 0 })), fc.jsonValue({ maxDepth: 1 })), {
+          maxLength: 300,
+        }),
+        fc.integer({ min: 1, max: 5_000 }),
+        (value, maxLength) => {
+          const full = JSON.stringify(value);
+          const text = boundedJson(value, maxLength);
+          expect(text).toBe(full.length <= maxLength ? full : `${full.slice(0, maxLength - 1)}…`);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('slices a huge string before escaping it', () => {
