@@ -8,14 +8,10 @@ import {
   ToolCallListeners,
   type ToolContext,
 } from 'otel-tool-calls';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestTelemetry } from '../helpers/otel-sdk.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestTelemetry } from '../helpers/otel-sdk.js';
 
-let telemetry = createTestTelemetry();
-afterEach(async () => {
-  await telemetry.shutdown();
-  telemetry = createTestTelemetry();
-});
+const telemetry = useTestTelemetry();
 beforeAll(() => diag.setLogger({ error() {}, warn() {}, info() {}, debug() {}, verbose() {} }, DiagLogLevel.ERROR));
 afterAll(() => diag.disable());
 
@@ -50,12 +46,7 @@ const hostileValues: [string, unknown][] = [
 
 describe.each([true, false])('hostile inputs and results (captureContent %s)', (captureContent) => {
   it.each(hostileValues)('%s: returned unchanged and recorded safely', (_name, value) => {
-    const listener = new OpenTelemetryToolCallListener({
-      tracerProvider: telemetry.tracerProvider,
-      meterProvider: telemetry.meterProvider,
-      captureContent,
-      maxContentLength: MAX,
-    });
+    const listener = telemetry.listener({ captureContent, maxContentLength: MAX });
     const echo = functionToolCallback({ name: 'echo' }, (input: unknown) => input);
     expect(Object.is(ToolCallListeners.wrap(echo, listener).call(value), value)).toBe(true);
     const span = telemetry.span('execute_tool echo');

@@ -4,17 +4,12 @@ import {
   ATTR_TOOL_CALL_ERROR_OUTCOME,
   functionToolCallback,
   METRIC_TOOL_CALL_ERRORS,
-  OpenTelemetryToolCallListener,
   ToolCallListeners,
 } from 'otel-tool-calls';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTestTelemetry } from '../helpers/otel-sdk.js';
+import { describe, expect, it } from 'vitest';
+import { useTestTelemetry } from '../helpers/otel-sdk.js';
 
-let telemetry = createTestTelemetry();
-afterEach(async () => {
-  await telemetry.shutdown();
-  telemetry = createTestTelemetry();
-});
+const telemetry = useTestTelemetry();
 
 const throwingMessage = Object.defineProperty(new Error('hidden'), 'message', {
   get() {
@@ -62,12 +57,7 @@ const thrownValues: [string, unknown, string][] = [
   ['a TimeoutError DOMException', new DOMException('slow', 'TimeoutError'), 'TimeoutError'],
 ];
 
-const listener = (errorPolicy: 'report' | 'rethrow') =>
-  new OpenTelemetryToolCallListener({
-    tracerProvider: telemetry.tracerProvider,
-    meterProvider: telemetry.meterProvider,
-    errorPolicy: () => errorPolicy, // a function also decides for aborted calls
-  });
+const listener = (errorPolicy: 'report' | 'rethrow') => telemetry.listener({ errorPolicy: () => errorPolicy }); // a function also decides for aborted calls
 
 describe('anything can be thrown', () => {
   it.each(thrownValues)(

@@ -14,6 +14,8 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import { OpenTelemetryToolCallListener, type OpenTelemetryToolCallListenerOptions } from 'otel-tool-calls';
+import { afterEach } from 'vitest';
 
 /** A real SDK metric reader that collects on demand. */
 class CollectingMetricReader extends MetricReader {
@@ -75,6 +77,27 @@ export function createTestTelemetry() {
 }
 
 export type TestTelemetry = ReturnType<typeof createTestTelemetry>;
+
+/**
+ * A fresh SDK for each test of the file (shut down after it), and `listener()`: an
+ * `OpenTelemetryToolCallListener` on it. The returned object always points at the current test's SDK.
+ */
+export function useTestTelemetry() {
+  let current = createTestTelemetry();
+  afterEach(async () => {
+    await current.shutdown();
+    current = createTestTelemetry();
+  });
+  const listener = (options: OpenTelemetryToolCallListenerOptions = {}) =>
+    new OpenTelemetryToolCallListener({
+      tracerProvider: current.tracerProvider,
+      meterProvider: current.meterProvider,
+      ...options,
+    });
+  return new Proxy({ listener } as TestTelemetry & { listener: typeof listener }, {
+    get: (target, key) => (key === 'listener' ? target.listener : Reflect.get(current, key)),
+  });
+}
 
 /** Seconds between a span's start and end, from the SDK's own hrtime fields. */
 export function spanSeconds(span: ReadableSpan): number {

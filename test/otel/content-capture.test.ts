@@ -10,21 +10,14 @@ import {
 } from 'otel-tool-calls';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { boundedJson } from '../../src/otel/bounded-json.js';
-import { createTestTelemetry } from '../helpers/otel-sdk.js';
+import { useTestTelemetry } from '../helpers/otel-sdk.js';
 
-let telemetry = createTestTelemetry();
-afterEach(async () => {
+const telemetry = useTestTelemetry();
+afterEach(() => {
   vi.unstubAllEnvs();
-  await telemetry.shutdown();
-  telemetry = createTestTelemetry();
 });
 
-const listener = (options: ConstructorParameters<typeof OpenTelemetryToolCallListener>[0] = {}) =>
-  new OpenTelemetryToolCallListener({
-    tracerProvider: telemetry.tracerProvider,
-    meterProvider: telemetry.meterProvider,
-    ...options,
-  });
+const listener = telemetry.listener;
 const lookup = functionToolCallback({ name: 'lookup' }, (input: { city: string }) => ({
   city: input.city,
   temperature: 21,

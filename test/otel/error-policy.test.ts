@@ -5,25 +5,15 @@ import {
   type ErrorPolicy,
   functionToolCallback,
   METRIC_TOOL_CALL_ERRORS,
-  OpenTelemetryToolCallListener,
   type ToolCallInfo,
   ToolCallListeners,
 } from 'otel-tool-calls';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTestTelemetry } from '../helpers/otel-sdk.js';
+import { describe, expect, it } from 'vitest';
+import { useTestTelemetry } from '../helpers/otel-sdk.js';
 
-let telemetry = createTestTelemetry();
-afterEach(async () => {
-  await telemetry.shutdown();
-  telemetry = createTestTelemetry();
-});
+const telemetry = useTestTelemetry();
 
-const listener = (options: ConstructorParameters<typeof OpenTelemetryToolCallListener>[0] = {}) =>
-  new OpenTelemetryToolCallListener({
-    tracerProvider: telemetry.tracerProvider,
-    meterProvider: telemetry.meterProvider,
-    ...options,
-  });
+const listener = telemetry.listener;
 
 class ValidationError extends Error {
   override name = 'ValidationError' as const;

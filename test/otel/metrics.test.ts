@@ -11,21 +11,12 @@ import {
   OpenTelemetryToolCallListener,
   ToolCallListeners,
 } from 'otel-tool-calls';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTestTelemetry, spanSeconds } from '../helpers/otel-sdk.js';
+import { describe, expect, it } from 'vitest';
+import { spanSeconds, useTestTelemetry } from '../helpers/otel-sdk.js';
 
-let telemetry = createTestTelemetry();
-afterEach(async () => {
-  await telemetry.shutdown();
-  telemetry = createTestTelemetry();
-});
+const telemetry = useTestTelemetry();
 
-const listener = (options: ConstructorParameters<typeof OpenTelemetryToolCallListener>[0] = {}) =>
-  new OpenTelemetryToolCallListener({
-    tracerProvider: telemetry.tracerProvider,
-    meterProvider: telemetry.meterProvider,
-    ...options,
-  });
+const listener = telemetry.listener;
 
 const slow = functionToolCallback({ name: 'slow' }, async (ms: number) => {
   await new Promise((resolve) => setTimeout(resolve, ms));

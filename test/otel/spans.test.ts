@@ -10,24 +10,14 @@ import {
   ATTR_MCP_METHOD_NAME,
   ATTR_TOOL_CALL_ERROR_OUTCOME,
   functionToolCallback,
-  OpenTelemetryToolCallListener,
   ToolCallListeners,
 } from 'otel-tool-calls';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTestTelemetry } from '../helpers/otel-sdk.js';
+import { describe, expect, it } from 'vitest';
+import { useTestTelemetry } from '../helpers/otel-sdk.js';
 
-let telemetry = createTestTelemetry();
-afterEach(async () => {
-  await telemetry.shutdown();
-  telemetry = createTestTelemetry();
-});
+const telemetry = useTestTelemetry();
 
-const listener = (options: ConstructorParameters<typeof OpenTelemetryToolCallListener>[0] = {}) =>
-  new OpenTelemetryToolCallListener({
-    tracerProvider: telemetry.tracerProvider,
-    meterProvider: telemetry.meterProvider,
-    ...options,
-  });
+const listener = telemetry.listener;
 
 const search = functionToolCallback(
   { name: 'search', description: 'Searches the web' },
