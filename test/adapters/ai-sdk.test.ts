@@ -1,37 +1,9 @@
 import { dynamicTool, generateText, jsonSchema, stepCountIs, streamText, type ToolExecutionOptions, tool } from 'ai';
-import type { ToolCallInfo, ToolCallListener } from 'otel-tool-calls';
 import { wrapTools } from 'otel-tool-calls/ai-sdk';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toolCallThenText, toolResultsInPrompt } from './ai-sdk-mock-model.js';
-
-type Event =
-  | { readonly kind: 'before'; readonly toolName: string; readonly input: unknown; readonly call: ToolCallInfo }
-  | { readonly kind: 'after'; readonly toolName: string; readonly result: unknown }
-  | { readonly kind: 'error'; readonly toolName: string; readonly error: unknown }
-  | { readonly kind: 'completion'; readonly toolName: string };
-
-/** Records every listener event; `onError` answers with `report(error)` (undefined: rethrow). */
-function recordingListener(report: (error: unknown) => string | undefined = () => undefined) {
-  const events: Event[] = [];
-  const listener: ToolCallListener<string> = {
-    beforeCall(toolName, input, call) {
-      events.push({ kind: 'before', toolName, input, call });
-      return toolName;
-    },
-    afterCall(_context, toolName, _input, result) {
-      events.push({ kind: 'after', toolName, result });
-    },
-    onError(_context, toolName, _input, error) {
-      events.push({ kind: 'error', toolName, error });
-      return report(error);
-    },
-    afterCompletion(_context, toolName) {
-      events.push({ kind: 'completion', toolName });
-    },
-  };
-  return { listener, events };
-}
+import { type ListenerEvent, recordingListener } from './event-recording-listener.js';
 
 const weather = tool({
   description: 'Current weather of a city',
@@ -53,7 +25,7 @@ describe('wrapTools (AI SDK)', () => {
 
     expect(result.text).toBe('Sunny');
     expect(events.map((event) => event.kind)).toEqual(['before', 'after', 'completion']);
-    const before = events[0] as Extract<Event, { kind: 'before' }>;
+    const before = events[0] as Extract<ListenerEvent, { kind: 'before' }>;
     expect(before.toolName).toBe('weather');
     expect(before.input).toEqual({ city: 'Paris' });
     expect(before.call.toolCallId).toBe('call-1');
@@ -92,7 +64,7 @@ describe('wrapTools (AI SDK)', () => {
       prompt: 'Echo hi',
     });
 
-    const before = events[0] as Extract<Event, { kind: 'before' }>;
+    const before = events[0] as Extract<ListenerEvent, { kind: 'before' }>;
     expect(seen.options?.toolCallId).toBe('call-2');
     expect(seen.options?.messages).toEqual([expect.objectContaining({ role: 'user' })]);
     expect(seen.options?.abortSignal).toBeInstanceOf(AbortSignal);
@@ -179,7 +151,7 @@ describe('wrapTools (AI SDK)', () => {
     });
 
     expect(events.map((event) => event.kind)).toEqual(['before', 'error', 'completion']);
-    expect((events[1] as Extract<Event, { kind: 'error' }>).error).toBe(failure);
+    expect((events[1] as Extract<ListenerEvent, { kind: 'error' }>).error).toBe(failure);
     // a tool result, not a tool error: the model reads the reported text and the loop goes on
     expect(result.steps[0]?.content).toContainEqual(
       expect.objectContaining({ type: 'tool-result', toolCallId: 'call-3', output: 'Tool failed: city not found' }),
@@ -290,7 +262,7 @@ describe('wrapTools (AI SDK)', () => {
 
     for (const { events } of [outer, inner]) {
       expect(events.map((event) => event.kind)).toEqual(['before', 'after', 'completion']);
-      expect((events[0] as Extract<Event, { kind: 'before' }>).call.toolCallId).toBe('call-7');
+      expect((events[0] as Extract<ListenerEvent, { kind: 'before' }>).call.toolCallId).toBe('call-7');
     }
   });
 

@@ -1,37 +1,9 @@
 import { ToolMessage } from '@langchain/core/messages';
 import { DynamicStructuredTool, StructuredTool, tool } from '@langchain/core/tools';
-import type { ToolCallInfo, ToolCallListener } from 'otel-tool-calls';
 import { wrapTools } from 'otel-tool-calls/langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-
-type Event =
-  | { readonly kind: 'before'; readonly toolName: string; readonly input: unknown; readonly call: ToolCallInfo }
-  | { readonly kind: 'after'; readonly toolName: string; readonly result: unknown }
-  | { readonly kind: 'error'; readonly toolName: string; readonly error: unknown }
-  | { readonly kind: 'completion'; readonly toolName: string };
-
-/** Records every listener event; `onError` answers with `report(error)` (undefined: rethrow). */
-function recordingListener(report: (error: unknown) => string | undefined = () => undefined) {
-  const events: Event[] = [];
-  const listener: ToolCallListener<string> = {
-    beforeCall(toolName, input, call) {
-      events.push({ kind: 'before', toolName, input, call });
-      return toolName;
-    },
-    afterCall(_context, toolName, _input, result) {
-      events.push({ kind: 'after', toolName, result });
-    },
-    onError(_context, toolName, _input, error) {
-      events.push({ kind: 'error', toolName, error });
-      return report(error);
-    },
-    afterCompletion(_context, toolName) {
-      events.push({ kind: 'completion', toolName });
-    },
-  };
-  return { listener, events };
-}
+import { type ListenerEvent, recordingListener } from './event-recording-listener.js';
 
 const weather = tool(async ({ city }) => `21°C in ${city}`, {
   name: 'weather',
@@ -47,7 +19,7 @@ const broken = tool(
   { name: 'broken', description: 'Always fails', schema: z.object({ city: z.string() }) },
 );
 
-function beforeEvent(events: readonly Event[]): Extract<Event, { kind: 'before' }> {
+function beforeEvent(events: readonly ListenerEvent[]): Extract<ListenerEvent, { kind: 'before' }> {
   const before = events.find((event) => event.kind === 'before');
   if (before?.kind !== 'before') throw new Error('no beforeCall recorded');
   return before;
