@@ -1,11 +1,5 @@
-import { context, SpanStatusCode } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
+import { SpanStatusCode } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import { generateText, stepCountIs, tool } from 'ai';
 import {
@@ -15,35 +9,14 @@ import {
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_GEN_AI_TOOL_TYPE,
   ATTR_TOOL_CALL_ERROR_OUTCOME,
-  OpenTelemetryToolCallListener,
 } from 'otel-tool-calls';
 import { wrapTools } from 'otel-tool-calls/ai-sdk';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { useTestTelemetry } from '../helpers/otel-sdk.js';
 import { toolCallThenText, toolResultsInPrompt } from './ai-sdk-mock-model.js';
 
-const exporter = new InMemorySpanExporter();
-const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-const tracer = tracerProvider.getTracer('test');
-const contextManager = new AsyncLocalStorageContextManager();
-
-beforeAll(() => {
-  // the parent/child links under test only exist with a context manager, as in a real app
-  context.setGlobalContextManager(contextManager.enable());
-});
-
-afterAll(async () => {
-  context.disable();
-  await tracerProvider.shutdown();
-});
-
-beforeEach(() => exporter.reset());
-
-function spanNamed(name: string): ReadableSpan {
-  const matches = exporter.getFinishedSpans().filter((span) => span.name === name);
-  expect(matches, `exactly one span named '${name}'`).toHaveLength(1);
-  return matches[0] as ReadableSpan;
-}
+const telemetry = useTestTelemetry();
 
 function parentOf(span: ReadableSpan): string | undefined {
   return span.parentSpanContext?.spanId;
@@ -51,7 +24,7 @@ function parentOf(span: ReadableSpan): string | undefined {
 
 /** Runs `body` under an active `agent run` span, as an app's own instrumentation would. */
 function underAgentRun<T>(body: () => Promise<T>): Promise<T> {
-  return tracer.startActiveSpan('agent run', async (span) => {
+  return telemetry.tracer.startActiveSpan('agent run', async (span) => {
     try {
       return await body();
     } finally {
@@ -65,7 +38,7 @@ const weather = tool({
   inputSchema: z.object({ city: z.string() }),
   execute: async ({ city }) =>
     // the tool's own work, e.g. an HTTP call an instrumentation would trace
-    tracer.startActiveSpan('GET /weather', async (span) => {
+    telemetry.tracer.startActiveSpan('GET /weather', async (span) => {
       span.end();
       return { city, temperature: 21 };
     }),
@@ -73,7 +46,7 @@ const weather = tool({
 
 describe('wrapTools (AI SDK) with the OpenTelemetry listener', () => {
   it('makes the execute_tool span a child of the span active where generateText was called', async () => {
-    const listener = new OpenTelemetryToolCallListener({ tracerProvider });
+    const listener = telemetry.listener();
 
     const result = await underAgentRun(() =>
       generateText({
@@ -85,8 +58,8 @@ describe('wrapTools (AI SDK) with the OpenTelemetry listener', () => {
     );
 
     expect(result.text).toBe('done');
-    const agentRun = spanNamed('agent run');
-    const toolSpan = spanNamed('execute_tool weather');
+    const agentRun = telemetry.span('agent run');
+    const toolSpan = telemetry.span('execute_tool weather');
     expect(parentOf(toolSpan)).toBe(agentRun.spanContext().spanId);
     expect(toolSpan.spanContext().traceId).toBe(agentRun.spanContext().traceId);
     expect(toolSpan.attributes).toMatchObject({
@@ -100,7 +73,7 @@ describe('wrapTools (AI SDK) with the OpenTelemetry listener', () => {
   });
 
   it('makes a span created inside the tool body a child of the tool span', async () => {
-    const listener = new OpenTelemetryToolCallListener({ tracerProvider });
+    const listener = telemetry.listener();
 
     await underAgentRun(() =>
       generateText({
@@ -111,12 +84,12 @@ describe('wrapTools (AI SDK) with the OpenTelemetry listener', () => {
       }),
     );
 
-    const toolSpan = spanNamed('execute_tool weather');
-    expect(parentOf(spanNamed('GET /weather'))).toBe(toolSpan.spanContext().spanId);
+    const toolSpan = telemetry.span('execute_tool weather');
+    expect(parentOf(telemetry.span('GET /weather'))).toBe(toolSpan.spanContext().spanId);
   });
 
   it('keeps concurrent tool calls of one step apart: each span has its own call id and its own children', async () => {
-    const listener = new OpenTelemetryToolCallListener({ tracerProvider });
+    const listener = telemetry.listener();
     const calls = ['Paris', 'Oslo', 'Rome'].map((city, index) => ({
       toolName: 'weather',
       input: { city },
@@ -132,7 +105,7 @@ describe('wrapTools (AI SDK) with the OpenTelemetry listener', () => {
       }),
     );
 
-    const spans = exporter.getFinishedSpans();
+    const spans = telemetry.spans();
     const toolSpans = spans.filter((span) => span.name === 'execute_tool weather');
     expect(toolSpans.map((span) => span.attributes[ATTR_GEN_AI_TOOL_CALL_ID]).sort()).toEqual([
       'call-0',
@@ -144,7 +117,7 @@ describe('wrapTools (AI SDK) with the OpenTelemetry listener', () => {
   });
 
   it("with errorPolicy 'report', the model reads the formatted error and the span records the failure", async () => {
-    const listener = new OpenTelemetryToolCallListener({ tracerProvider, errorPolicy: 'report' });
+    const listener = telemetry.listener({ errorPolicy: 'report' });
     const broken = tool({
       description: 'Always fails',
       inputSchema: z.object({ city: z.string() }),
@@ -167,14 +140,14 @@ describe('wrapTools (AI SDK) with the OpenTelemetry listener', () => {
         output: { type: 'text', value: "Tool 'broken' failed: city not found" },
       }),
     ]);
-    const toolSpan = spanNamed('execute_tool broken');
+    const toolSpan = telemetry.span('execute_tool broken');
     expect(toolSpan.status).toEqual({ code: SpanStatusCode.ERROR, message: 'city not found' });
     expect(toolSpan.attributes[ATTR_ERROR_TYPE]).toBe('RangeError');
     expect(toolSpan.attributes[ATTR_TOOL_CALL_ERROR_OUTCOME]).toBe('reported');
   });
 
   it('by default rethrows: the AI SDK gets the original error as a tool-error and the span says rethrown', async () => {
-    const listener = new OpenTelemetryToolCallListener({ tracerProvider });
+    const listener = telemetry.listener();
     const failure = new Error('database down');
     const broken = tool({
       inputSchema: z.object({ id: z.number() }),
@@ -200,22 +173,22 @@ describe('wrapTools (AI SDK) with the OpenTelemetry listener', () => {
         output: { type: 'error-text', value: expect.stringMatching(/^(Error: )?database down$/) },
       }),
     ]);
-    const toolSpan = spanNamed('execute_tool broken');
+    const toolSpan = telemetry.span('execute_tool broken');
     expect(toolSpan.status.code).toBe(SpanStatusCode.ERROR);
     expect(toolSpan.attributes[ATTR_TOOL_CALL_ERROR_OUTCOME]).toBe('rethrown');
     expect(toolSpan.events.map((event) => event.name)).toEqual(['exception']);
   });
 
   it('keeps a streaming tool span open until the stream ends, with the spans made while streaming as children', async () => {
-    const listener = new OpenTelemetryToolCallListener({ tracerProvider });
+    const listener = telemetry.listener();
     const ended: boolean[] = [];
     const progress = tool({
       inputSchema: z.object({ steps: z.number() }),
       async *execute({ steps }) {
         for (let step = 1; step <= steps; step++) {
-          tracer.startSpan(`step ${step}`).end();
+          telemetry.tracer.startSpan(`step ${step}`).end();
           // the tool span must still be open while the tool is producing chunks
-          ended.push(exporter.getFinishedSpans().some((span) => span.name === 'execute_tool progress'));
+          ended.push(telemetry.spans().some((span) => span.name === 'execute_tool progress'));
           yield { step };
         }
       },
@@ -232,13 +205,13 @@ describe('wrapTools (AI SDK) with the OpenTelemetry listener', () => {
       expect.objectContaining({ type: 'tool-result', toolCallId: 'call-5', output: { step: 2 } }),
     );
     expect(ended).toEqual([false, false]);
-    const toolSpan = spanNamed('execute_tool progress');
-    expect(parentOf(spanNamed('step 1'))).toBe(toolSpan.spanContext().spanId);
-    expect(parentOf(spanNamed('step 2'))).toBe(toolSpan.spanContext().spanId);
+    const toolSpan = telemetry.span('execute_tool progress');
+    expect(parentOf(telemetry.span('step 1'))).toBe(toolSpan.spanContext().spanId);
+    expect(parentOf(telemetry.span('step 2'))).toBe(toolSpan.spanContext().spanId);
   });
 
   it("nests under the AI SDK's own ai.toolCall span when the AI SDK's telemetry is on", async () => {
-    const listener = new OpenTelemetryToolCallListener({ tracerProvider });
+    const listener = telemetry.listener();
 
     await underAgentRun(() =>
       generateText({
@@ -246,16 +219,16 @@ describe('wrapTools (AI SDK) with the OpenTelemetry listener', () => {
         tools: wrapTools({ weather }, listener),
         stopWhen: stepCountIs(3),
         prompt: 'Weather in Lima?',
-        experimental_telemetry: { isEnabled: true, tracer },
+        experimental_telemetry: { isEnabled: true, tracer: telemetry.tracer },
       }),
     );
 
-    const aiToolCall = spanNamed('ai.toolCall');
-    const toolSpan = spanNamed('execute_tool weather');
+    const aiToolCall = telemetry.span('ai.toolCall');
+    const toolSpan = telemetry.span('execute_tool weather');
     expect(parentOf(toolSpan)).toBe(aiToolCall.spanContext().spanId);
     expect(aiToolCall.attributes['ai.toolCall.id']).toBe(toolSpan.attributes[ATTR_GEN_AI_TOOL_CALL_ID]);
-    expect(parentOf(spanNamed('GET /weather'))).toBe(toolSpan.spanContext().spanId);
+    expect(parentOf(telemetry.span('GET /weather'))).toBe(toolSpan.spanContext().spanId);
     // and the whole tree still hangs from the app's span
-    expect(parentOf(spanNamed('ai.generateText'))).toBe(spanNamed('agent run').spanContext().spanId);
+    expect(parentOf(telemetry.span('ai.generateText'))).toBe(telemetry.span('agent run').spanContext().spanId);
   });
 });
