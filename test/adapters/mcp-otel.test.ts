@@ -1,7 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SpanStatusCode } from '@opentelemetry/api';
-import { AggregationTemporality, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import {
   ATTR_GEN_AI_TOOL_CALL_ID,
@@ -11,36 +9,17 @@ import {
   ATTR_MCP_METHOD_NAME,
   ATTR_TOOL_CALL_ERROR_OUTCOME,
   METRIC_TOOL_CALL_ERRORS,
-  OpenTelemetryToolCallListener,
 } from 'otel-tool-calls';
 import { instrumentClient, instrumentServer } from 'otel-tool-calls/mcp';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { useTestTelemetry } from '../helpers/otel-sdk.js';
 import { connect } from './mcp-connect.js';
 
-class PullReader extends MetricReader {
-  constructor() {
-    super({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE });
-  }
-  protected override async onForceFlush() {}
-  protected override async onShutdown() {}
-}
+const telemetry = useTestTelemetry();
 
-function telemetry(errorPolicy: 'report' | 'rethrow') {
-  const exporter = new InMemorySpanExporter();
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  const reader = new PullReader();
-  const meterProvider = new MeterProvider({ readers: [reader] });
-  const listener = new OpenTelemetryToolCallListener({ tracerProvider, meterProvider, errorPolicy });
-  const errorCount = async () => {
-    const { resourceMetrics } = await reader.collect();
-    const metric = resourceMetrics.scopeMetrics
-      .flatMap((scope) => scope.metrics)
-      .find((candidate) => candidate.descriptor.name === METRIC_TOOL_CALL_ERRORS);
-    return (metric?.dataPoints ?? []).map((point) => ({ attributes: point.attributes, value: point.value }));
-  };
-  return { exporter, listener, errorCount };
-}
+const errorCount = async () =>
+  (await telemetry.counterPoints(METRIC_TOOL_CALL_ERRORS)).map(({ attributes, value }) => ({ attributes, value }));
 
 function server() {
   const mcp = new McpServer({ name: 'weather', version: '1.0.0' });
@@ -58,12 +37,12 @@ function server() {
 
 describe('MCP with the OpenTelemetry listener', () => {
   it('a server-side call is an execute_tool span of type extension with the MCP method and the request id', async () => {
-    const { exporter, listener, errorCount } = telemetry('rethrow');
+    const listener = telemetry.listener({ errorPolicy: 'rethrow' });
     const { client, toolCallRequestIds } = await connect(instrumentServer(server(), listener));
 
     await client.callTool({ name: 'weather', arguments: { city: 'Oslo' } });
 
-    const [span] = exporter.getFinishedSpans();
+    const [span] = telemetry.spans();
     expect(span?.name).toBe('execute_tool weather');
     expect(span?.attributes).toMatchObject({
       [ATTR_GEN_AI_TOOL_NAME]: 'weather',
@@ -77,13 +56,13 @@ describe('MCP with the OpenTelemetry listener', () => {
   });
 
   it('an isError result is error.type tool_error on the span and in the error counter, rethrown as it was', async () => {
-    const { exporter, listener, errorCount } = telemetry('rethrow');
+    const listener = telemetry.listener({ errorPolicy: 'rethrow' });
     const { client } = await connect(instrumentServer(server(), listener));
 
     const result = await client.callTool({ name: 'refuse', arguments: { city: 'Oslo' } });
 
     expect(result).toEqual({ content: [{ type: 'text', text: 'no forecast' }], isError: true });
-    const [span] = exporter.getFinishedSpans();
+    const [span] = telemetry.spans();
     expect(span?.status).toEqual({ code: SpanStatusCode.ERROR, message: 'no forecast' });
     expect(span?.attributes[ATTR_ERROR_TYPE]).toBe('tool_error');
     expect(span?.attributes[ATTR_TOOL_CALL_ERROR_OUTCOME]).toBe('rethrown');
@@ -101,25 +80,25 @@ describe('MCP with the OpenTelemetry listener', () => {
   });
 
   it('reported: the client gets the formatted error and the span says reported', async () => {
-    const { exporter, listener, errorCount } = telemetry('report');
+    const listener = telemetry.listener({ errorPolicy: 'report' });
     const { client } = await connect(instrumentServer(server(), listener));
 
     const result = await client.callTool({ name: 'refuse', arguments: { city: 'Oslo' } });
 
     expect(result).toEqual({ content: [{ type: 'text', text: "Tool 'refuse' failed: no forecast" }], isError: true });
-    expect(exporter.getFinishedSpans()[0]?.attributes[ATTR_TOOL_CALL_ERROR_OUTCOME]).toBe('reported');
+    expect(telemetry.spans()[0]?.attributes[ATTR_TOOL_CALL_ERROR_OUTCOME]).toBe('reported');
     expect((await errorCount())[0]?.value).toBe(1);
   });
 
   it('a client-side call is a span of type extension too, with tool_error for an isError result', async () => {
-    const { exporter, listener, errorCount } = telemetry('rethrow');
+    const listener = telemetry.listener({ errorPolicy: 'rethrow' });
     const { client } = await connect(server());
     instrumentClient(client, listener);
 
     await client.callTool({ name: 'weather', arguments: { city: 'Oslo' } });
     await client.callTool({ name: 'refuse', arguments: { city: 'Oslo' } });
 
-    const spans = exporter.getFinishedSpans();
+    const spans = telemetry.spans();
     expect(
       spans.map((span) => [span.name, span.attributes[ATTR_GEN_AI_TOOL_TYPE], span.attributes[ATTR_ERROR_TYPE]]),
     ).toEqual([
