@@ -59,15 +59,16 @@ function callInfo(
   toolContext: ToolContext | undefined,
 ): ToolCallInfo {
   if (toolContext === undefined || toolContext === null) return { toolDefinition, toolMetadata };
-  let fields: Pick<ToolContext, 'toolCallId' | 'signal' | 'framework' | 'attributes'>;
+  let toolCallId: unknown;
+  let signal: unknown;
+  let framework: unknown;
+  let attributes: unknown;
   try {
-    const { toolCallId, signal, framework, attributes } = toolContext;
-    fields = { toolCallId, signal, framework, attributes };
+    ({ toolCallId, signal, framework, attributes } = toolContext);
   } catch {
     // a toolContext whose getters throw is the caller's to pass on: the tool runs as it would unwrapped
     return { toolDefinition, toolMetadata };
   }
-  const { toolCallId, signal, framework, attributes } = fields;
   return {
     toolDefinition,
     toolMetadata,
