@@ -1,17 +1,8 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-
-const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+import { packageAliases } from './vitest.aliases.js';
 
 export default defineConfig({
-  resolve: {
-    // tests and examples import the package by its public name, as users do
-    alias: [
-      { find: /^otel-tool-calls$/, replacement: src('index.ts') },
-      { find: /^otel-tool-calls\/setup$/, replacement: src('setup.ts') },
-      { find: /^otel-tool-calls\/(ai-sdk|mcp|langchain|openai-agents)$/, replacement: src('adapters/$1.ts') },
-    ],
-  },
+  resolve: { alias: packageAliases },
   test: {
     include: ['test/**/*.test.ts'],
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },

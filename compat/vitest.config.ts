@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { packageAliases } from '../vitest.aliases.js';
 
 /**
  * The compatibility run: the repo's own OpenTelemetry and AI SDK tests, unchanged, against the newer
@@ -9,7 +10,6 @@ import { defineConfig } from 'vitest/config';
  * on Node 24. Started by scripts/compat.sh.
  */
 const repo = fileURLToPath(new URL('..', import.meta.url));
-const src = (path: string) => fileURLToPath(new URL(`../src/${path}`, import.meta.url));
 /** Any file in compat/: bare imports resolved "from here" find compat/node_modules first. */
 const compatAnchor = fileURLToPath(import.meta.url);
 // resolved ids are real paths: compare with the real path of compat/node_modules (it may be a symlink)
@@ -65,14 +65,7 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 export default defineConfig({
   root: repo,
   plugins: [resolveFromCompat()],
-  resolve: {
-    // tests import the package by its public name, as users do (same mapping as the root vitest.config.ts)
-    alias: [
-      { find: /^otel-tool-calls$/, replacement: src('index.ts') },
-      { find: /^otel-tool-calls\/setup$/, replacement: src('setup.ts') },
-      { find: /^otel-tool-calls\/(ai-sdk|mcp|langchain|openai-agents)$/, replacement: src('adapters/$1.ts') },
-    ],
-  },
+  resolve: { alias: packageAliases },
   test: {
     include: ['compat/**/*.test.ts', 'test/otel/**/*.test.ts', 'test/setup.test.ts', 'test/adapters/ai-sdk*.test.ts'],
     exclude: [

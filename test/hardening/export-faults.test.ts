@@ -1,9 +1,10 @@
-import { context, DiagLogLevel, diag, metrics, propagation, trace } from '@opentelemetry/api';
+import { context, metrics, propagation, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { functionToolCallback, OpenTelemetryToolCallListener, ToolCallListeners } from 'otel-tool-calls';
 import { startToolCallTelemetry } from 'otel-tool-calls/setup';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useDiagLog } from '../helpers/diag-log.js';
 import { createTestTelemetry } from '../helpers/otel-sdk.js';
 import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
 import { closedEndpoint, hangingEndpoint, settlesWithin } from './helpers/faulty-endpoints.js';
@@ -13,15 +14,9 @@ const EXPORT_TIMEOUT_MS = 300;
 const HANG_LIMIT_MS = 20_000;
 
 // export failures are logged through diag (never thrown at the application): kept here, off the console
-const logged: string[] = [];
-beforeEach(() => {
-  logged.length = 0;
-  const log = (...args: unknown[]) => void logged.push(args.map(String).join(' '));
-  diag.setLogger({ error: log, warn: log, info: () => {}, debug: () => {}, verbose: () => {} }, DiagLogLevel.WARN);
-});
+const _logged = useDiagLog();
 afterEach(() => {
   vi.unstubAllEnvs();
-  diag.disable();
   // startToolCallTelemetry registers the global API; each test starts from none
   trace.disable();
   metrics.disable();

@@ -1,4 +1,3 @@
-import { DiagLogLevel, diag } from '@opentelemetry/api';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
@@ -10,7 +9,8 @@ import {
   OpenTelemetryToolCallListener,
   ToolCallListeners,
 } from 'otel-tool-calls';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useDiagLog } from '../helpers/diag-log.js';
 import { createTestTelemetry } from '../helpers/otel-sdk.js';
 import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
 
@@ -18,15 +18,9 @@ const CAPTURE_ENV = 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT';
 const SECRET_IN_ARGUMENTS = 'sk-live-ARGS-4f9a1c77e2';
 const SECRET_IN_RESULT = 'sk-live-RESULT-0b3d5e8a91';
 
-const logged: string[] = [];
-beforeEach(() => {
-  logged.length = 0;
-  const log = (...args: unknown[]) => void logged.push(args.map(String).join(' '));
-  diag.setLogger({ error: log, warn: log, info: () => {}, debug: () => {}, verbose: () => {} }, DiagLogLevel.WARN);
-});
+const logged = useDiagLog();
 afterEach(() => {
   vi.unstubAllEnvs();
-  diag.disable();
 });
 
 /**

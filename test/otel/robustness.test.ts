@@ -1,17 +1,12 @@
-import { DiagLogLevel, diag, type MeterProvider, type TracerProvider } from '@opentelemetry/api';
+import type { MeterProvider, TracerProvider } from '@opentelemetry/api';
 import { functionToolCallback, OpenTelemetryToolCallListener, ToolCallListeners } from 'otel-tool-calls';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useDiagLog } from '../helpers/diag-log.js';
 import { createTestTelemetry } from '../helpers/otel-sdk.js';
 
 let telemetry = createTestTelemetry();
-let logged: string[] = [];
-beforeEach(() => {
-  logged = [];
-  const log = (...args: unknown[]) => void logged.push(String(args[0]));
-  diag.setLogger({ error: log, warn: log, info: () => {}, debug: () => {}, verbose: () => {} }, DiagLogLevel.WARN);
-});
+const logged = useDiagLog();
 afterEach(async () => {
-  diag.disable();
   await telemetry.shutdown();
   telemetry = createTestTelemetry();
 });

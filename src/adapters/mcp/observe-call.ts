@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { callWithResultFailures } from '../../internal/call-with-result-failures.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
-import { ToolCallListeners } from '../../tool-call-listeners.js';
 import type { ToolContext, ToolDefinition, ToolMetadata } from '../../tool-callback.js';
 import { isErrorResult, McpToolError, reportedResult } from './tool-error.js';
 
@@ -23,35 +23,17 @@ export async function observeMcpCall<Result>(
   call: McpCall<Result>,
   listener: ToolCallListener<unknown>,
 ): Promise<Result | CallToolResult> {
-  let succeeded = false;
-  let value: Result | undefined;
-  let toolError: McpToolError | undefined;
-  const callback = {
-    getToolDefinition: () => call.definition,
-    getToolMetadata: () => call.metadata,
-    call: async (): Promise<Result> => {
-      const result = await call.run();
-      if (isErrorResult(result)) {
-        toolError = new McpToolError(call.definition.name, result);
-        throw toolError;
-      }
-      succeeded = true;
-      value = result;
-      return result;
+  const outcome = await callWithResultFailures<Result>(
+    {
+      ...call,
+      run: async () => {
+        const value = await call.run();
+        return isErrorResult(value) ? { value, failure: new McpToolError(call.definition.name, value) } : { value };
+      },
     },
-  };
-  try {
-    const outcome: Result | string = await ToolCallListeners.wrap(callback, listener).call(
-      call.input,
-      call.toolContext,
-    );
-    // a string that is not the tool's own value is the listener's report
-    if (succeeded && outcome === value) return outcome as Result;
-    return reportedResult(outcome as string);
-  } catch (error) {
-    if (error !== undefined && error === toolError) return toolError.result;
-    throw error;
-  }
+    listener,
+  );
+  return outcome.reported ? reportedResult(outcome.text) : outcome.value;
 }
 
 /** The span attributes MCP adds to every tool call (OpenTelemetry MCP semantic conventions). */

@@ -1,7 +1,7 @@
 import type { FunctionTool, RunContext, Tool } from '@openai/agents';
+import { callWithResultFailures } from '../../internal/call-with-result-failures.js';
 import { assertListener, describe } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
-import { ToolCallListeners } from '../../tool-call-listeners.js';
 import type { ToolDefinition } from '../../tool-callback.js';
 import { FunctionToolError } from './function-tool-error.js';
 import { observeSdkFailure } from './observe-sdk-failure.js';
@@ -74,30 +74,23 @@ function observedTool<T extends AnyFunctionTool>(tool: T, listener: ToolCallList
   const metadata = { strict: tool.strict };
 
   async function invoke(runContext: RunContext<unknown>, input: string, details?: ToolCallDetails): Promise<unknown> {
-    let toolError: FunctionToolError | undefined;
-    const callback = {
-      getToolDefinition: () => definition,
-      getToolMetadata: () => metadata,
-      call: async (): Promise<unknown> => {
-        const { output, failed, failure } = await observeSdkFailure(() => original(runContext, input, details));
-        if (failed) {
-          toolError = new FunctionToolError(tool.name, output, failure);
-          throw toolError;
-        }
-        return output;
+    const outcome = await callWithResultFailures(
+      {
+        definition,
+        metadata,
+        input: parseArguments(input),
+        toolContext: { toolCallId: details?.toolCall?.callId, signal: details?.signal, framework: 'openai-agents' },
+        run: async () => {
+          const { output, failed, failure } = await observeSdkFailure(() => original(runContext, input, details));
+          return failed
+            ? { value: output, failure: new FunctionToolError(tool.name, output, failure) }
+            : { value: output };
+        },
       },
-    };
-    try {
-      // the tool's output, or the listener's report as the output
-      return await ToolCallListeners.wrap(callback, listener).call(parseArguments(input), {
-        toolCallId: details?.toolCall?.callId,
-        signal: details?.signal,
-        framework: 'openai-agents',
-      });
-    } catch (error) {
-      if (error !== undefined && error === toolError) return toolError.output;
-      throw error;
-    }
+      listener,
+    );
+    // the tool's output, or the listener's report as the output
+    return outcome.reported ? outcome.text : outcome.value;
   }
 
   const copy = Object.create(Object.getPrototypeOf(tool), Object.getOwnPropertyDescriptors(tool)) as T;
