@@ -1,14 +1,10 @@
 import { defineConfig } from 'tsup';
+import { distName, ENTRY_POINTS, type Subpath } from './entry-points.js';
 
 export default defineConfig({
-  entry: {
-    index: 'src/index.ts',
-    setup: 'src/setup.ts',
-    'ai-sdk': 'src/adapters/ai-sdk.ts',
-    mcp: 'src/adapters/mcp.ts',
-    langchain: 'src/adapters/langchain.ts',
-    'openai-agents': 'src/adapters/openai-agents.ts',
-  },
+  entry: Object.fromEntries(
+    Object.entries(ENTRY_POINTS).map(([subpath, source]) => [distName(subpath as Subpath), source]),
+  ),
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,
@@ -16,4 +12,6 @@ export default defineConfig({
   target: 'node20',
   splitting: true,
   treeshake: true,
+  // import.meta.url in the CommonJS build: optional peers are required relative to the package's own files
+  shims: true,
 });

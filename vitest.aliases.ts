@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
+import { ENTRY_POINTS, type Subpath, specifier } from './entry-points.js';
 
-const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** Tests and examples import the package by its public name, as users do: these map it to src/. */
-export const packageAliases = [
-  { find: /^otel-tool-calls$/, replacement: src('index.ts') },
-  { find: /^otel-tool-calls\/setup$/, replacement: src('setup.ts') },
-  { find: /^otel-tool-calls\/(ai-sdk|mcp|langchain|openai-agents)$/, replacement: src('adapters/$1.ts') },
-];
+export const packageAliases = Object.entries(ENTRY_POINTS).map(([subpath, source]) => ({
+  find: new RegExp(`^${escapeRegExp(specifier(subpath as Subpath))}$`),
+  replacement: fileURLToPath(new URL(`./${source}`, import.meta.url)),
+}));

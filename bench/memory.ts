@@ -75,7 +75,7 @@ const tool = ToolCallListeners.wrap(asyncWeatherTool(), new OpenTelemetryToolCal
 
 async function run(count: number, onProgress?: (done: number) => void) {
   const every = Math.max(IN_FLIGHT, Math.floor(count / SAMPLES / IN_FLIGHT) * IN_FLIGHT);
-  const pending = new Array<Promise<number>>(IN_FLIGHT);
+  const pending = new Array<Promise<number | string>>(IN_FLIGHT);
   for (let done = 0; done < count; ) {
     const batch = Math.min(IN_FLIGHT, count - done);
     pending.length = batch;

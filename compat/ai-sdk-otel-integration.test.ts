@@ -1,7 +1,8 @@
 import { LegacyOpenTelemetry, OpenTelemetry } from '@ai-sdk/otel';
 import { generateText, stepCountIs, tool } from 'ai';
-import { ATTR_GEN_AI_TOOL_CALL_ID, OpenTelemetryToolCallListener } from 'otel-tool-calls';
+import { OpenTelemetryToolCallListener } from 'otel-tool-calls';
 import { wrapTools } from 'otel-tool-calls/ai-sdk';
+import { ATTR_GEN_AI_TOOL_CALL_ID } from 'otel-tool-calls/semconv';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toolCallThenText } from '../test/adapters/ai-sdk-mock-model.js';

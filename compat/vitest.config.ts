@@ -14,9 +14,6 @@ const repo = fileURLToPath(new URL('..', import.meta.url));
 const compatAnchor = fileURLToPath(import.meta.url);
 // resolved ids are real paths: compare with the real path of compat/node_modules (it may be a symlink)
 const compatModules = `${realpathSync(fileURLToPath(new URL('./node_modules', import.meta.url)))}/`;
-const testDir = fileURLToPath(new URL('../test/', import.meta.url));
-/** SDK 2's `@opentelemetry/sdk-trace-base` API over SDK 3, for the tests' in-memory SDK setup only. */
-const sdkTraceBaseForTests = fileURLToPath(new URL('./sdk-trace-base-for-tests.ts', import.meta.url));
 
 /**
  * The packages whose version this run is about. The test files and src/ live under the repo root, so
@@ -37,7 +34,6 @@ function resolveFromCompat(): Plugin {
     name: 'otel-tool-calls:resolve-from-compat',
     enforce: 'pre',
     async resolveId(source, importer, options) {
-      if (source === '@opentelemetry/sdk-trace-base' && importer?.startsWith(testDir)) return sdkTraceBaseForTests;
       if (!REDIRECTED.test(source)) return null;
       const resolved = await this.resolve(source, compatAnchor, { ...options, skipSelf: true });
       // Node's lookup walks up from compat/ to the root node_modules too: only compat/'s own copy counts
@@ -46,6 +42,27 @@ function resolveFromCompat(): Plugin {
         `compat: '${source}' (imported by ${importer ?? 'the runner'}) is not installed in compat/node_modules; ` +
           'the root copy is not used in this run',
       );
+    },
+  };
+}
+
+/** src/internal/optional-package.ts: `otel-tool-calls/setup` requires its SDK packages through it, at call time. */
+const optionalPackageLoader = fileURLToPath(new URL('../src/internal/optional-package.ts', import.meta.url));
+
+/**
+ * The same rule for the packages `setup` loads with `require()` when it is called: Node resolves those
+ * from src/, past this config's resolver, and would find the root's SDK 2.x. In this run they are
+ * required relative to compat/ instead.
+ */
+function requireFromCompat(): Plugin {
+  return {
+    name: 'otel-tool-calls:require-from-compat',
+    transform(code, id) {
+      if (id !== optionalPackageLoader) return null;
+      const anchored = code.replace('createRequire(import.meta.url)', `createRequire(${JSON.stringify(compatAnchor)})`);
+      if (anchored === code)
+        this.error('compat: src/internal/optional-package.ts no longer calls createRequire(import.meta.url)');
+      return anchored;
     },
   };
 }
@@ -64,17 +81,16 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 
 export default defineConfig({
   root: repo,
-  plugins: [resolveFromCompat()],
+  plugins: [resolveFromCompat(), requireFromCompat()],
   resolve: { alias: packageAliases },
   test: {
-    include: ['compat/**/*.test.ts', 'test/otel/**/*.test.ts', 'test/setup.test.ts', 'test/adapters/ai-sdk*.test.ts'],
-    exclude: [
-      '**/node_modules/**',
-      // Spawns `npx tsx` in the repo root to import src/ in a fresh process: that process resolves
-      // from the root node_modules (ai 6) whatever this config says, so it cannot test ai 7. It checks
-      // that src/ does not import `ai` at load time, which does not depend on the ai version.
-      'test/adapters/ai-sdk-and-langchain-imports.test.ts',
+    include: [
+      'compat/**/*.test.ts',
+      'test/otel/**/*.test.ts',
+      'test/setup.test.ts',
+      'test/adapters/ai-sdk/**/*.test.ts',
     ],
+    exclude: ['**/node_modules/**'],
     // every test whose full name does not end with one of AI_6_ONLY_TESTS
     testNamePattern: new RegExp(`^(?!.*(?:${AI_6_ONLY_TESTS.map(escapeRegExp).join('|')})$)`),
     testTimeout: 30_000,

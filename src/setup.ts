@@ -1,14 +1,19 @@
 import { type Attributes, context, metrics as metricsApi, propagation, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
-import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { type IMetricReader, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import { NodeSDK } from '@opentelemetry/sdk-node';
+import type * as ContextAsyncHooks from '@opentelemetry/context-async-hooks';
+import type * as MetricsOtlpHttp from '@opentelemetry/exporter-metrics-otlp-http';
+import type * as Prometheus from '@opentelemetry/exporter-prometheus';
+import type * as TraceOtlpHttp from '@opentelemetry/exporter-trace-otlp-http';
+import type * as Resources from '@opentelemetry/resources';
+import type * as SdkMetrics from '@opentelemetry/sdk-metrics';
+import type * as SdkNode from '@opentelemetry/sdk-node';
 // sdk-trace, not sdk-trace-base: the latter is gone from SDK 3.x (sdk-trace exists from 2.9 on)
-import { BatchSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace';
+import type * as SdkTrace from '@opentelemetry/sdk-trace';
+import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+import { loadOptionalPackage } from './internal/optional-package.js';
+
+/** The Prometheus exporter's own default port. */
+const DEFAULT_PROMETHEUS_PORT = 9464;
 
 export interface ToolCallTelemetryOptions {
   /** `service.name` of the resource: the service Jaeger and Prometheus show. */
@@ -51,6 +56,10 @@ export interface ToolCallTelemetry {
  * under the agent's, and a `service.name`. It registers the global providers that
  * `OpenTelemetryToolCallListener` uses by default.
  *
+ * The SDK packages are loaded when it is called, and only those its options use (the Prometheus
+ * exporter only for `metrics: 'prometheus'`, ...): a missing one throws an Error that names it and
+ * the command that installs it.
+ *
  * @example
  * const telemetry = startToolCallTelemetry({ serviceName: 'my-agent' });
  * process.on('SIGTERM', () => telemetry.shutdown());
@@ -69,7 +78,7 @@ export function startToolCallTelemetry(options: ToolCallTelemetryOptions): ToolC
   if (metrics !== 'prometheus' && metrics !== 'otlp' && metrics !== 'none') {
     throw new TypeError("startToolCallTelemetry: `metrics` must be 'prometheus', 'otlp' or 'none'");
   }
-  const port = options.prometheusPort ?? envPort() ?? PrometheusExporter.DEFAULT_OPTIONS.port;
+  const port = options.prometheusPort ?? envPort() ?? DEFAULT_PROMETHEUS_PORT;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new TypeError('startToolCallTelemetry: `prometheusPort` must be an integer from 0 to 65535');
   }
@@ -87,17 +96,46 @@ export function startToolCallTelemetry(options: ToolCallTelemetryOptions): ToolC
     }
   }
 
+  const load = <Module>(name: string, neededFor: string) =>
+    loadOptionalPackage<Module>(name, `startToolCallTelemetry (${neededFor})`);
+  const { NodeSDK } = load<typeof SdkNode>('@opentelemetry/sdk-node', 'the OpenTelemetry Node SDK');
+  const { resourceFromAttributes } = load<typeof Resources>('@opentelemetry/resources', 'the resource');
+  const { AsyncLocalStorageContextManager } = load<typeof ContextAsyncHooks>(
+    '@opentelemetry/context-async-hooks',
+    'the context manager',
+  );
+
   const spanProcessors: SpanProcessor[] = [];
   if (traces !== 'none') {
-    const exporter = traces === 'otlp' ? new OTLPTraceExporter() : traces;
+    const { BatchSpanProcessor } = load<typeof SdkTrace>('@opentelemetry/sdk-trace', 'traces');
+    const exporter =
+      traces === 'otlp'
+        ? new (load<typeof TraceOtlpHttp>(
+            '@opentelemetry/exporter-trace-otlp-http',
+            "traces: 'otlp'",
+          ).OTLPTraceExporter)()
+        : traces;
     spanProcessors.push(new BatchSpanProcessor({ exporter, ...batchOptionsFromEnv() }));
   }
   spanProcessors.push(...(options.spanProcessors ?? []));
 
-  const metricReaders: IMetricReader[] = [];
+  const metricReaders: NonNullable<SdkNode.NodeSDKConfiguration['metricReaders']> = [];
   const host = options.prometheusHost ?? process.env.OTEL_EXPORTER_PROMETHEUS_HOST;
-  if (metrics === 'prometheus') metricReaders.push(new PrometheusExporter({ port, ...(host ? { host } : {}) }));
-  if (metrics === 'otlp') metricReaders.push(new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter() }));
+  if (metrics === 'prometheus') {
+    const { PrometheusExporter } = load<typeof Prometheus>(
+      '@opentelemetry/exporter-prometheus',
+      "metrics: 'prometheus'",
+    );
+    metricReaders.push(new PrometheusExporter({ port, ...(host ? { host } : {}) }));
+  }
+  if (metrics === 'otlp') {
+    const { PeriodicExportingMetricReader } = load<typeof SdkMetrics>('@opentelemetry/sdk-metrics', "metrics: 'otlp'");
+    const { OTLPMetricExporter } = load<typeof MetricsOtlpHttp>(
+      '@opentelemetry/exporter-metrics-otlp-http',
+      "metrics: 'otlp'",
+    );
+    metricReaders.push(new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter() }));
+  }
 
   const sdk = new NodeSDK({
     serviceName,

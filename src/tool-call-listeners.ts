@@ -1,16 +1,23 @@
 import { compositeListener } from './composite-listener.js';
-import { Invocation } from './internal/invocation.js';
-import { isAsyncIterable, isPromiseLike } from './internal/is-async-iterable.js';
-import { observeStream } from './internal/observe-stream.js';
+import { type Observed, observeCall } from './internal/observe-call.js';
 import { assertListener, assertToolCallback, describe } from './internal/validate.js';
-import type { ToolCallInfo, ToolCallListener } from './tool-call-listener.js';
+import type { ToolCallListener } from './tool-call-listener.js';
 import type { ToolCallback, ToolContext, ToolDefinition, ToolMetadata } from './tool-callback.js';
+
+/**
+ * What a wrapped tool returns, in the tool's own shape: its output, or the text a listener's
+ * `onError` reported instead of the failure (sync stays sync, a Promise stays a Promise, a
+ * stream gets the text as its last chunk).
+ */
+export type ListenedOutput<Output> = Observed<Output, string>;
+
+const reportAsText = (text: string) => text;
 
 /**
  * The transparent decorator: a `ToolCallback` that reports each invocation of its delegate to a
  * listener. Definition, metadata, `toolContext` and the delegate's `this` are passed through.
  */
-class ListenedToolCallback<Input, Output, Context> implements ToolCallback<Input, Output> {
+class ListenedToolCallback<Input, Output, Context> implements ToolCallback<Input, ListenedOutput<Output>> {
   constructor(
     private readonly delegate: ToolCallback<Input, Output>,
     private readonly listener: ToolCallListener<Context>,
@@ -24,66 +31,26 @@ class ListenedToolCallback<Input, Output, Context> implements ToolCallback<Input
     return this.delegate.getToolMetadata();
   }
 
-  call(toolInput: Input, toolContext?: ToolContext): Output {
-    const { delegate, listener } = this;
-    const toolDefinition = delegate.getToolDefinition();
-    const toolName = toolDefinition.name;
-    const info = callInfo(toolDefinition, delegate.getToolMetadata(), toolContext);
-
-    // Outside the guarded block, as the reference: a throwing beforeCall keeps the tool from running.
-    const context = listener.beforeCall?.(toolName, toolInput, info) as Context;
-    const invocation = new Invocation(listener, context, toolName, toolInput, info);
-
-    let result: Output;
-    try {
-      result = invocation.run(() => delegate.call(toolInput, toolContext));
-    } catch (error) {
-      return invocation.fail(error) as Output;
-    }
-    if (isPromiseLike(result)) {
-      return Promise.resolve(result).then(
-        (value) => invocation.succeed(value),
-        (error: unknown) => invocation.fail(error),
-      ) as Output;
-    }
-    if (isAsyncIterable(result)) {
-      return observeStream(result, invocation) as Output;
-    }
-    return invocation.succeed(result) as Output;
+  call(toolInput: Input, toolContext?: ToolContext): ListenedOutput<Output> {
+    const { delegate } = this;
+    return observeCall(
+      {
+        definition: delegate.getToolDefinition(),
+        metadata: delegate.getToolMetadata(),
+        input: toolInput,
+        toolContext,
+        run: () => delegate.call(toolInput, toolContext),
+        report: reportAsText,
+      },
+      this.listener,
+    );
   }
-}
-
-function callInfo(
-  toolDefinition: ToolDefinition,
-  toolMetadata: ToolMetadata,
-  toolContext: ToolContext | undefined,
-): ToolCallInfo {
-  if (toolContext === undefined || toolContext === null) return { toolDefinition, toolMetadata };
-  let toolCallId: unknown;
-  let signal: unknown;
-  let framework: unknown;
-  let attributes: unknown;
-  try {
-    ({ toolCallId, signal, framework, attributes } = toolContext);
-  } catch {
-    // a toolContext whose getters throw is the caller's to pass on: the tool runs as it would unwrapped
-    return { toolDefinition, toolMetadata };
-  }
-  return {
-    toolDefinition,
-    toolMetadata,
-    toolCallId: typeof toolCallId === 'string' ? toolCallId : undefined,
-    signal: signal instanceof AbortSignal ? signal : undefined,
-    framework: typeof framework === 'string' ? framework : undefined,
-    attributes:
-      attributes !== null && typeof attributes === 'object' ? (attributes as ToolCallInfo['attributes']) : undefined,
-  };
 }
 
 function wrap<Input, Output, Context = unknown>(
   callback: ToolCallback<Input, Output>,
   listener: ToolCallListener<Context>,
-): ToolCallback<Input, Output> {
+): ToolCallback<Input, ListenedOutput<Output>> {
   assertToolCallback(callback, 'ToolCallListeners.wrap');
   assertListener(listener, 'ToolCallListeners.wrap');
   return new ListenedToolCallback(callback, listener);
@@ -92,7 +59,7 @@ function wrap<Input, Output, Context = unknown>(
 /** The wrapped form of each callback of a list: its own input and output types kept. */
 type WrappedAll<Callbacks extends readonly ToolCallback<never, unknown>[]> = {
   -readonly [Index in keyof Callbacks]: Callbacks[Index] extends ToolCallback<infer Input, infer Output>
-    ? ToolCallback<Input, Output>
+    ? ToolCallback<Input, ListenedOutput<Output>>
     : never;
 };
 
@@ -119,7 +86,7 @@ function composite(...listeners: ToolCallListener<unknown>[]): ToolCallListener<
 
 /** Wraps tool callbacks with listeners: the decorator of the reference design. */
 export const ToolCallListeners = Object.freeze({
-  /** A callback that reports each invocation to `listener`; same definition, metadata and types. */
+  /** A callback that reports each invocation to `listener`; same definition, metadata and input type. */
   wrap,
   /** `wrap` over a list, keeping order and length. */
   wrapAll,

@@ -1,4 +1,5 @@
 import { type Attributes, context, metrics, SpanKind, trace } from '@opentelemetry/api';
+import type { ToolCallback, ToolContext } from 'otel-tool-calls';
 import {
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_TOOL_CALL_ID,
@@ -7,9 +8,7 @@ import {
   ATTR_GEN_AI_TOOL_TYPE,
   GEN_AI_DURATION_BUCKETS,
   METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
-  type ToolCallback,
-  type ToolContext,
-} from 'otel-tool-calls';
+} from 'otel-tool-calls/semconv';
 
 /** What a benchmark case calls: the tool itself, a wrapped tool, or the floor. */
 export interface Callable<Input, Output> {

@@ -8,12 +8,7 @@ import {
   type PushMetricExporter,
   type ResourceMetrics,
 } from '@opentelemetry/sdk-metrics';
-import {
-  BasicTracerProvider,
-  BatchSpanProcessor,
-  type ReadableSpan,
-  type SpanExporter,
-} from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, type ReadableSpan, type SpanExporter, TracerProvider } from '@opentelemetry/sdk-trace';
 
 /** A span exporter that accepts everything at once and keeps nothing: the cost measured is the SDK's. */
 class DroppingSpanExporter implements SpanExporter {
@@ -48,7 +43,7 @@ class DroppingMetricExporter implements PushMetricExporter {
 export function installSdk() {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   const spanExporter = new DroppingSpanExporter();
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(spanExporter)] });
+  const tracerProvider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: spanExporter })] });
   const metricExporter = new DroppingMetricExporter();
   const meterProvider = new MeterProvider({
     readers: [new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 10_000 })],

@@ -2,23 +2,19 @@
 // Runs offline: the AI SDK's mock model stands in for the LLM. Usage: npx tsx examples/ai-sdk/main.ts
 import { context, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
+import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import { generateText, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { ATTR_GEN_AI_TOOL_CALL_ID, ATTR_TOOL_CALL_ERROR_OUTCOME, OpenTelemetryToolCallListener } from 'otel-tool-calls';
+import { OpenTelemetryToolCallListener } from 'otel-tool-calls';
 import { wrapTools } from 'otel-tool-calls/ai-sdk';
+import { ATTR_GEN_AI_TOOL_CALL_ID, ATTR_TOOL_CALL_ERROR_OUTCOME } from 'otel-tool-calls/semconv';
 import { z } from 'zod';
 
 // OpenTelemetry wiring; in an app, `startToolCallTelemetry()` from `otel-tool-calls/setup` does this.
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 const exporter = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
 trace.setGlobalTracerProvider(provider);
 const tracer = trace.getTracer('example');
 

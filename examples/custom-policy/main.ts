@@ -1,15 +1,16 @@
 // A custom error policy on the AI SDK: input mistakes are reported to the model, which fixes them;
 // anything else is rethrown and ends the run. Runs offline. Usage: npx tsx examples/custom-policy/main.ts
 
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
-import { ATTR_TOOL_CALL_ERROR_OUTCOME, OpenTelemetryToolCallListener } from 'otel-tool-calls';
+import { OpenTelemetryToolCallListener } from 'otel-tool-calls';
+import { ATTR_TOOL_CALL_ERROR_OUTCOME } from 'otel-tool-calls/semconv';
 import { bookTable, scriptedModel } from './booking-agent.js';
 import { reportInvalidInput } from './report-invalid-input.js';
 
 const spans = new InMemorySpanExporter();
 const listener = new OpenTelemetryToolCallListener({
-  tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }),
+  tracerProvider: new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: spans })] }),
   errorPolicy: reportInvalidInput,
 });
 

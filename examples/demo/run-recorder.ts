@@ -2,14 +2,14 @@
 // per-tool durations and error outcomes, and every span of one agent run worth showing.
 import { SpanStatusCode } from '@opentelemetry/api';
 import { hrTimeToMilliseconds } from '@opentelemetry/core';
-import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace';
 import {
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_TOOL_CALL_ERROR_OUTCOME,
   TOOL_CALL_ERROR_OUTCOME_VALUE_REPORTED,
   TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN,
-} from 'otel-tool-calls';
+} from 'otel-tool-calls/semconv';
 
 export interface ToolCallSample {
   readonly durationsMs: number[];

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SpanKind, trace } from '@opentelemetry/api';
 import { MockLanguageModelV3 } from 'ai/test';
-import { ATTR_GEN_AI_OPERATION_NAME } from 'otel-tool-calls';
+import { ATTR_GEN_AI_OPERATION_NAME } from 'otel-tool-calls/semconv';
 import type { Plan } from './agents.js';
 
 const MODEL_ID = 'scripted-demo-model';

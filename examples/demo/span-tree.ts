@@ -2,9 +2,9 @@
 // start order, when each started (relative to the run), how long it took, and what failed.
 import { SpanStatusCode } from '@opentelemetry/api';
 import { hrTimeToMilliseconds } from '@opentelemetry/core';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
-import { ATTR_TOOL_CALL_ERROR_OUTCOME } from 'otel-tool-calls';
+import { ATTR_TOOL_CALL_ERROR_OUTCOME } from 'otel-tool-calls/semconv';
 
 export function formatSpanTree(spans: readonly ReadableSpan[]): string {
   const ids = new Set(spans.map((span) => span.spanContext().spanId));

@@ -2,7 +2,7 @@
 // the end whether Jaeger got the spans, instead of logging every failed attempt while it runs.
 import { type ExportResult, ExportResultCode } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
 
 /** Where the OTLP/HTTP exporter sends spans, resolved from the standard variables as it does. */
 export function otlpTracesUrl(env: NodeJS.ProcessEnv = process.env): string {

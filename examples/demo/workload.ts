@@ -3,7 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { generateText, stepCountIs } from 'ai';
-import { ATTR_GEN_AI_AGENT_NAME, ATTR_GEN_AI_OPERATION_NAME } from 'otel-tool-calls';
+import { ATTR_GEN_AI_AGENT_NAME, ATTR_GEN_AI_OPERATION_NAME } from 'otel-tool-calls/semconv';
 import type { Agent } from './agents.js';
 import { scriptedModel } from './scripted-model.js';
 

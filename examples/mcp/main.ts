@@ -3,13 +3,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { OpenTelemetryToolCallListener } from 'otel-tool-calls';
 import { instrumentServer } from 'otel-tool-calls/mcp';
 import { z } from 'zod';
 
 const spans = new InMemorySpanExporter();
-const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
+const tracerProvider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: spans })] });
 // 'report': a failing tool answers the model with a short text instead of failing the request
 const listener = new OpenTelemetryToolCallListener({ tracerProvider, errorPolicy: 'report' });
 

@@ -2,7 +2,7 @@
 // scripted (no network, no API key): it calls `forecast`, then repeats what the tool answered.
 // Run: npx tsx examples/openai-agents/main.ts
 import { Agent, type Model, type ModelRequest, run, setTracingDisabled, tool, Usage } from '@openai/agents';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { OpenTelemetryToolCallListener } from 'otel-tool-calls';
 import { wrapTools } from 'otel-tool-calls/openai-agents';
 import { z } from 'zod';
@@ -39,7 +39,7 @@ const scriptedModel: Model = {
 };
 
 const spans = new InMemorySpanExporter();
-const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
+const tracerProvider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: spans })] });
 const listener = new OpenTelemetryToolCallListener({ tracerProvider, errorPolicy: 'report' });
 
 const agent = new Agent({ name: 'Forecaster', model: scriptedModel, tools: wrapTools([forecast], listener) });

@@ -20,15 +20,18 @@ export class Invocation<Context> {
     return listener.runInContext ? listener.runInContext(this.context, body) : body();
   }
 
-  /** `afterCall` is in the guarded block: if it throws, the invocation fails with that error. */
-  succeed<R>(result: R): R | string {
+  /**
+   * `afterCall` is in the guarded block: if it throws, the invocation fails with that error.
+   * Returns `undefined` when the result stands, or the text reported for the `afterCall` failure.
+   */
+  succeed(result: unknown): string | undefined {
     try {
       this.afterCall(result);
     } catch (error) {
       return this.fail(error);
     }
     this.complete();
-    return result;
+    return undefined;
   }
 
   afterCall(result: unknown): void {

@@ -5,12 +5,14 @@ import type { Invocation } from './invocation.js';
  * when the stream ends; an error while iterating goes to `onError`, and a reported text becomes the
  * final chunk (the AI SDK takes the last chunk as the tool output). A consumer that stops early
  * (`break`, `return()`) ends the invocation with `afterCompletion` only: there is no result.
+ * `report` turns a reported text into the chunk the consumer gets.
  * Each step of the source runs through `runInContext`, so spans the tool body creates while
  * producing a chunk are children of the tool call.
  */
-export function observeStream<Context>(
+export function observeStream<Context, Reported>(
   source: AsyncIterable<unknown>,
   invocation: Invocation<Context>,
+  report: (text: string) => Reported,
 ): AsyncIterableIterator<unknown> {
   let iterator: AsyncIterator<unknown> | undefined;
   let finished = false;
@@ -24,7 +26,7 @@ export function observeStream<Context>(
   const failed = (error: unknown): IteratorResult<unknown> => {
     finished = true;
     // throws the original error when the listener does not report
-    return { done: false, value: invocation.fail(error) };
+    return { done: false, value: report(invocation.fail(error)) };
   };
 
   // afterCall is in the guarded block: if it throws, a reported text is the final chunk

@@ -1,4 +1,4 @@
-import { diag } from '@opentelemetry/api';
+import { logger } from '../internal/logger.js';
 import { boundedJson } from './bounded-json.js';
 import type { Redact, RedactContext } from './types.js';
 
@@ -20,7 +20,7 @@ export function captureContent(
     try {
       redacted = redact(value, context);
     } catch (error) {
-      diag.error(`otel-tool-calls: redact threw for the ${context.kind} of '${context.toolName}'`, error);
+      logger.error(`redact threw for the ${context.kind} of '${context.toolName}'`, error);
       return REDACTION_FAILED.slice(0, maxLength);
     }
   }

@@ -1,4 +1,4 @@
-import { diag } from '@opentelemetry/api';
+import { logger } from '../internal/logger.js';
 import type { ToolCallInfo } from '../tool-call-listener.js';
 import type { ErrorPolicy, ErrorPolicyDecision } from './types.js';
 
@@ -20,9 +20,9 @@ export function decideErrorPolicy(
   try {
     const decision = chosen(error, call);
     if (decision === 'report' || decision === 'rethrow') return decision;
-    diag.error(`otel-tool-calls: errorPolicy for '${toolName}' returned ${String(decision)}; rethrowing`);
+    logger.error(`errorPolicy for '${toolName}' returned ${String(decision)}; rethrowing`);
   } catch (policyError) {
-    diag.error(`otel-tool-calls: errorPolicy for '${toolName}' threw; rethrowing`, policyError);
+    logger.error(`errorPolicy for '${toolName}' threw; rethrowing`, policyError);
   }
   return 'rethrow';
 }

@@ -3,7 +3,6 @@ import {
   type Context,
   type Counter,
   context,
-  diag,
   type Histogram,
   isSpanContextValid,
   metrics,
@@ -14,6 +13,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
+import { logger } from '../internal/logger.js';
 import type { ToolCallInfo, ToolCallListener } from '../tool-call-listener.js';
 import { VERSION } from '../version.js';
 import { captureContent } from './content-capture.js';
@@ -42,8 +42,8 @@ import type { OpenTelemetryToolCallListenerOptions, ToolCallSpanHook } from './t
 
 const SCOPE_NAME = 'otel-tool-calls';
 
-/** The correlation context of one call: its span and what the metrics need at the end. */
-interface ToolCallTelemetry {
+/** The listener's per-call state (its correlation context): the span, and what the metrics need at the end. */
+interface ToolCallSpanState {
   readonly span: Span;
   /** The parent context with the span set: the tool body runs in it. */
   readonly spanContext: Context;
@@ -68,7 +68,7 @@ interface Instruments {
  *
  * It never throws: its own failures and its hooks' are caught and logged through `diag`.
  */
-export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallTelemetry | undefined> {
+export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallSpanState | undefined> {
   private readonly options: ReturnType<typeof resolveOptions>;
   private readonly tracer: Tracer;
   private instruments: Instruments | undefined;
@@ -79,7 +79,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallT
     this.tracer = tracerProvider.getTracer(SCOPE_NAME, VERSION);
   }
 
-  beforeCall(toolName: string, toolInput: unknown, call: ToolCallInfo): ToolCallTelemetry | undefined {
+  beforeCall(toolName: string, toolInput: unknown, call: ToolCallInfo): ToolCallSpanState | undefined {
     try {
       const { options } = this;
       const toolType = attributeText(call.attributes?.[ATTR_GEN_AI_TOOL_TYPE]) ?? GEN_AI_TOOL_TYPE_VALUE_FUNCTION;
@@ -107,23 +107,23 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallT
       }
       // no SDK (or no valid parent): the span has an invalid context, and the parent context is as good
       const spanContext = isSpanContextValid(span.spanContext()) ? trace.setSpan(parent, span) : parent;
-      const telemetry: ToolCallTelemetry = { span, spanContext, startTime, toolType };
+      const state: ToolCallSpanState = { span, spanContext, startTime, toolType };
       this.runHook('onSpanStart', options.onSpanStart, span, { toolName, toolInput, call });
-      return telemetry;
+      return state;
     } catch (error) {
-      diag.error(`otel-tool-calls: could not start the span of '${toolName}'`, error);
+      logger.error(`could not start the span of '${toolName}'`, error);
       return undefined;
     }
   }
 
-  runInContext<R>(telemetry: ToolCallTelemetry | undefined, run: () => R): R {
-    return telemetry ? context.with(telemetry.spanContext, run) : run();
+  runInContext<R>(state: ToolCallSpanState | undefined, run: () => R): R {
+    return state ? context.with(state.spanContext, run) : run();
   }
 
-  afterCall(telemetry: ToolCallTelemetry | undefined, toolName: string, _input: unknown, result: unknown): void {
-    if (!telemetry) return;
-    telemetry.result = result;
-    if (!this.options.captureContent || result === undefined || !telemetry.span.isRecording()) return;
+  afterCall(state: ToolCallSpanState | undefined, toolName: string, _input: unknown, result: unknown): void {
+    if (!state) return;
+    state.result = result;
+    if (!this.options.captureContent || result === undefined || !state.span.isRecording()) return;
     try {
       const text = captureContent(
         result,
@@ -131,14 +131,14 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallT
         this.options.redact,
         this.options.maxContentLength,
       );
-      telemetry.span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, text);
+      state.span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, text);
     } catch (error) {
-      diag.error(`otel-tool-calls: could not capture the result of '${toolName}'`, error);
+      logger.error(`could not capture the result of '${toolName}'`, error);
     }
   }
 
   onError(
-    telemetry: ToolCallTelemetry | undefined,
+    state: ToolCallSpanState | undefined,
     toolName: string,
     _input: unknown,
     error: unknown,
@@ -148,18 +148,18 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallT
     const decision = decideErrorPolicy(options.errorPolicy, options.toolErrorPolicies, toolName, error, call);
     const outcome =
       decision === 'report' ? TOOL_CALL_ERROR_OUTCOME_VALUE_REPORTED : TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN;
-    if (telemetry) this.recordError(telemetry, toolName, error, outcome);
+    if (state) this.recordError(state, toolName, error, outcome);
     return decision === 'report' ? this.reportText(toolName, error, call) : null;
   }
 
-  afterCompletion(telemetry: ToolCallTelemetry | undefined, toolName: string, toolInput: unknown, call: ToolCallInfo) {
-    if (!telemetry) return;
-    const { span, startTime, toolType, errorType, outcome } = telemetry;
+  afterCompletion(state: ToolCallSpanState | undefined, toolName: string, toolInput: unknown, call: ToolCallInfo) {
+    if (!state) return;
+    const { span, startTime, toolType, errorType, outcome } = state;
     this.runHook('onSpanEnd', this.options.onSpanEnd, span, {
       toolName,
       toolInput,
       call,
-      ...(errorType === undefined ? { result: telemetry.result } : { error: telemetry.error }),
+      ...(errorType === undefined ? { result: state.result } : { error: state.error }),
     });
     try {
       const endTime = performance.now();
@@ -174,23 +174,23 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallT
         instruments.errors.add(1, { ...attributes, [ATTR_TOOL_CALL_ERROR_OUTCOME]: outcome as string });
       }
     } catch (error) {
-      diag.error(`otel-tool-calls: could not end the span of '${toolName}'`, error);
+      logger.error(`could not end the span of '${toolName}'`, error);
     }
   }
 
-  private recordError(telemetry: ToolCallTelemetry, toolName: string, error: unknown, outcome: string) {
+  private recordError(state: ToolCallSpanState, toolName: string, error: unknown, outcome: string) {
     try {
       const errorType = errorTypeOf(error);
-      telemetry.error = error;
-      telemetry.errorType = errorType;
-      telemetry.outcome = outcome;
-      const { span } = telemetry;
+      state.error = error;
+      state.errorType = errorType;
+      state.outcome = outcome;
+      const { span } = state;
       span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessageOf(error) });
       span.setAttribute(ATTR_ERROR_TYPE, errorType);
       span.setAttribute(ATTR_TOOL_CALL_ERROR_OUTCOME, outcome);
       if (this.options.recordException && isErrorLike(error)) span.recordException(error);
     } catch (recordError) {
-      diag.error(`otel-tool-calls: could not record the error of '${toolName}'`, recordError);
+      logger.error(`could not record the error of '${toolName}'`, recordError);
     }
   }
 
@@ -201,9 +201,9 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallT
       try {
         const text = formatError(toolName, error, call);
         if (typeof text === 'string') return text;
-        diag.error(`otel-tool-calls: formatError for '${toolName}' returned ${typeof text}; using the default text`);
+        logger.error(`formatError for '${toolName}' returned ${typeof text}; using the default text`);
       } catch (formatFailure) {
-        diag.error(`otel-tool-calls: formatError for '${toolName}' threw; using the default text`, formatFailure);
+        logger.error(`formatError for '${toolName}' threw; using the default text`, formatFailure);
       }
     }
     return defaultFormatError(toolName, error, call);
@@ -239,7 +239,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallT
     try {
       hook(span, event);
     } catch (error) {
-      diag.error(`otel-tool-calls: ${name} hook threw for '${event.toolName}'`, error);
+      logger.error(`${name} hook threw for '${event.toolName}'`, error);
     }
   }
 }

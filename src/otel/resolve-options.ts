@@ -1,4 +1,4 @@
-import { diag } from '@opentelemetry/api';
+import { logger } from '../internal/logger.js';
 import { errorMessageOf } from './error-type.js';
 import type { ErrorPolicy, FormatError, OpenTelemetryToolCallListenerOptions } from './types.js';
 
@@ -58,7 +58,7 @@ export function captureContentFromEnv(): boolean {
   if (raw === undefined || raw.trim() === '') return false;
   const value = raw.trim().toLowerCase();
   if (value === 'true') return true;
-  if (value !== 'false') diag.warn(`${CAPTURE_CONTENT_ENV}=${JSON.stringify(raw)} ignored: expected true or false`);
+  if (value !== 'false') logger.warn(`${CAPTURE_CONTENT_ENV}=${JSON.stringify(raw)} ignored: expected true or false`);
   return false;
 }
 

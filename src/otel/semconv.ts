@@ -1,7 +1,13 @@
-/*
- * Names from the OpenTelemetry GenAI semantic conventions (still experimental, so copied here
- * rather than imported from the incubating entry point, as the semantic-conventions package
+/**
+ * `otel-tool-calls/semconv`: the attribute and metric names this package writes.
+ *
+ * Names from the OpenTelemetry GenAI and MCP semantic conventions (still experimental, so copied
+ * here rather than imported from the incubating entry point, as the semantic-conventions package
  * recommends), and this package's own names. Stable names (`error.type`) are imported where used.
+ * A subpath of their own: an experimental name may change with the conventions without a breaking
+ * change of the root entry point.
+ *
+ * @module
  */
 
 /** The name of the operation being performed; `execute_tool` for a tool call. */
@@ -30,8 +36,13 @@ export const GEN_AI_TOOL_TYPE_VALUE_EXTENSION = 'extension' as const;
 
 /** The MCP request method, `tools/call` for a tool call. */
 export const ATTR_MCP_METHOD_NAME = 'mcp.method.name' as const;
+/** `mcp.method.name` value for a tool call. */
+export const MCP_METHOD_NAME_VALUE_TOOLS_CALL = 'tools/call' as const;
 /** The MCP session id, when the transport has one. */
 export const ATTR_MCP_SESSION_ID = 'mcp.session.id' as const;
+
+/** `error.type` of a tool that failed in its result (MCP `isError: true`): the MCP conventions' value. */
+export const ERROR_TYPE_VALUE_TOOL_ERROR = 'tool_error' as const;
 
 /** This package's own: whether a failed call was `reported` to the model or `rethrown`. */
 export const ATTR_TOOL_CALL_ERROR_OUTCOME = 'tool_call.error.outcome' as const;

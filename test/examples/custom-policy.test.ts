@@ -1,15 +1,14 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { SpanStatusCode } from '@opentelemetry/api';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
+import { OpenTelemetryToolCallListener, type OpenTelemetryToolCallListenerOptions } from 'otel-tool-calls';
 import {
   ATTR_TOOL_CALL_ERROR_OUTCOME,
-  OpenTelemetryToolCallListener,
-  type OpenTelemetryToolCallListenerOptions,
   TOOL_CALL_ERROR_OUTCOME_VALUE_REPORTED,
   TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN,
-} from 'otel-tool-calls';
+} from 'otel-tool-calls/semconv';
 import { describe, expect, it } from 'vitest';
 import { bookTable, scriptedModel } from '../../examples/custom-policy/booking-agent.js';
 import { reportInvalidInput, ToolInputError } from '../../examples/custom-policy/report-invalid-input.js';
@@ -18,7 +17,7 @@ const repoRoot = new URL('../..', import.meta.url).pathname;
 
 function tracedListener(options: OpenTelemetryToolCallListenerOptions = {}) {
   const exporter = new InMemorySpanExporter();
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const tracerProvider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
   return { exporter, listener: new OpenTelemetryToolCallListener({ ...options, tracerProvider }) };
 }
 

@@ -1,6 +1,6 @@
 import { context, metrics, propagation, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { functionToolCallback, OpenTelemetryToolCallListener, ToolCallListeners } from 'otel-tool-calls';
 import { startToolCallTelemetry } from 'otel-tool-calls/setup';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -99,18 +99,16 @@ describe('the batch span processor in front of a hanging endpoint', () => {
   it('caps its queue (memory stays bounded) and drops the excess instead of blocking the tools', async () => {
     const endpoint = await hangingEndpoint();
     const selfObservation = createTestTelemetry();
-    const tracerProvider = new BasicTracerProvider({
+    const tracerProvider = new TracerProvider({
       spanProcessors: [
-        new BatchSpanProcessor(
-          new OTLPTraceExporter({ url: `${endpoint.url}/v1/traces`, timeoutMillis: EXPORT_TIMEOUT_MS }),
-          // the SDK's own queue metrics (experimental option, not in the shim's config type)
-          {
-            maxQueueSize: 100,
-            maxExportBatchSize: 50,
-            scheduledDelayMillis: 10,
-            selfObsMeterProvider: selfObservation.meterProvider,
-          } as ConstructorParameters<typeof BatchSpanProcessor>[1],
-        ),
+        new BatchSpanProcessor({
+          exporter: new OTLPTraceExporter({ url: `${endpoint.url}/v1/traces`, timeoutMillis: EXPORT_TIMEOUT_MS }),
+          maxQueueSize: 100,
+          maxExportBatchSize: 50,
+          scheduledDelayMillis: 10,
+          // the SDK's own queue metrics (experimental option)
+          selfObsMeterProvider: selfObservation.meterProvider,
+        }),
       ],
     });
     const listener = new OpenTelemetryToolCallListener({ tracerProvider, errorPolicy: 'report' });

@@ -1,13 +1,15 @@
 import { DiagLogLevel, diag } from '@opentelemetry/api';
 import {
-  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
-  ATTR_GEN_AI_TOOL_CALL_ID,
-  ATTR_GEN_AI_TOOL_CALL_RESULT,
   functionToolCallback,
   OpenTelemetryToolCallListener,
   ToolCallListeners,
   type ToolContext,
 } from 'otel-tool-calls';
+import {
+  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+  ATTR_GEN_AI_TOOL_CALL_ID,
+  ATTR_GEN_AI_TOOL_CALL_RESULT,
+} from 'otel-tool-calls/semconv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestTelemetry } from '../helpers/otel-sdk.js';
 

@@ -1,14 +1,9 @@
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import {
-  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
-  ATTR_GEN_AI_TOOL_CALL_RESULT,
-  functionToolCallback,
-  OpenTelemetryToolCallListener,
-  ToolCallListeners,
-} from 'otel-tool-calls';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { functionToolCallback, OpenTelemetryToolCallListener, ToolCallListeners } from 'otel-tool-calls';
+import { ATTR_GEN_AI_TOOL_CALL_ARGUMENTS, ATTR_GEN_AI_TOOL_CALL_RESULT } from 'otel-tool-calls/semconv';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useDiagLog } from '../helpers/diag-log.js';
 import { createTestTelemetry } from '../helpers/otel-sdk.js';
@@ -31,8 +26,8 @@ afterEach(() => {
  */
 async function exportedPayload(options: { captureContent?: boolean }) {
   const receiver = await startOtlpReceiver();
-  const tracerProvider = new BasicTracerProvider({
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${receiver.url}/v1/traces` }))],
+  const tracerProvider = new TracerProvider({
+    spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: `${receiver.url}/v1/traces` }) })],
   });
   const metricReader = new PeriodicExportingMetricReader({
     exporter: new OTLPMetricExporter({ url: `${receiver.url}/v1/metrics` }),

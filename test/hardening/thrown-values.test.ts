@@ -1,11 +1,7 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE, ERROR_TYPE_VALUE_OTHER } from '@opentelemetry/semantic-conventions';
-import {
-  ATTR_TOOL_CALL_ERROR_OUTCOME,
-  functionToolCallback,
-  METRIC_TOOL_CALL_ERRORS,
-  ToolCallListeners,
-} from 'otel-tool-calls';
+import { functionToolCallback, ToolCallListeners } from 'otel-tool-calls';
+import { ATTR_TOOL_CALL_ERROR_OUTCOME, METRIC_TOOL_CALL_ERRORS } from 'otel-tool-calls/semconv';
 import { describe, expect, it } from 'vitest';
 import { useTestTelemetry } from '../helpers/otel-sdk.js';
 

@@ -8,12 +8,7 @@ import {
   type MetricData,
   MetricReader,
 } from '@opentelemetry/sdk-metrics';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
+import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { OpenTelemetryToolCallListener, type OpenTelemetryToolCallListenerOptions } from 'otel-tool-calls';
 import { afterEach } from 'vitest';
 
@@ -35,7 +30,7 @@ export function createTestTelemetry() {
     contextManagerRegistered = true;
   }
   const spanExporter = new InMemorySpanExporter();
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spanExporter)] });
+  const tracerProvider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: spanExporter })] });
   const metricReader = new CollectingMetricReader();
   const meterProvider = new MeterProvider({ readers: [metricReader] });
   const tracer = tracerProvider.getTracer('test');

@@ -1,19 +1,31 @@
 import type { ToolCallInfo, ToolCallListener } from 'otel-tool-calls';
 
+/** One listener method call, named after the method; `context` is what `beforeCall` returned (1, 2, ...). */
 export type ListenerEvent =
   | { kind: 'beforeCall'; toolName: string; toolInput: unknown; call: ToolCallInfo }
   | { kind: 'afterCall'; context: unknown; toolName: string; result: unknown }
   | { kind: 'onError'; context: unknown; toolName: string; error: unknown }
   | { kind: 'afterCompletion'; context: unknown; toolName: string };
 
+export interface RecordingListener extends ToolCallListener<number> {
+  /** Every call the listener got, in order. */
+  readonly events: ListenerEvent[];
+  /** The listener itself, for `const { listener, events } = recordingListener()`. */
+  readonly listener: ToolCallListener<number>;
+  kinds(): string[];
+}
+
 /** A listener that records every call it gets, in order; `report` decides what onError answers. */
 export function recordingListener(
   report: (error: unknown) => string | null | undefined = () => null,
-): ToolCallListener<number> & { events: ListenerEvent[]; kinds(): string[] } {
+): RecordingListener {
   let next = 0;
   const events: ListenerEvent[] = [];
-  return {
+  const recording: RecordingListener = {
     events,
+    get listener() {
+      return recording;
+    },
     kinds: () => events.map((event) => event.kind),
     beforeCall(toolName, toolInput, call) {
       events.push({ kind: 'beforeCall', toolName, toolInput, call });
@@ -31,4 +43,5 @@ export function recordingListener(
       events.push({ kind: 'afterCompletion', context, toolName });
     },
   };
+  return recording;
 }

@@ -1,13 +1,8 @@
 // sdk-trace (2.9+ and 3.x alike), so that the compatibility run takes this test as it is
 import { AlwaysOffSampler, TracerProvider } from '@opentelemetry/sdk-trace';
 import fc from 'fast-check';
-import {
-  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
-  ATTR_GEN_AI_TOOL_CALL_RESULT,
-  functionToolCallback,
-  OpenTelemetryToolCallListener,
-  ToolCallListeners,
-} from 'otel-tool-calls';
+import { functionToolCallback, OpenTelemetryToolCallListener, ToolCallListeners } from 'otel-tool-calls';
+import { ATTR_GEN_AI_TOOL_CALL_ARGUMENTS, ATTR_GEN_AI_TOOL_CALL_RESULT } from 'otel-tool-calls/semconv';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { boundedJson } from '../../src/otel/bounded-json.js';
 import { useTestTelemetry } from '../helpers/otel-sdk.js';

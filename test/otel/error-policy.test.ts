@@ -1,13 +1,7 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
-import {
-  ATTR_TOOL_CALL_ERROR_OUTCOME,
-  type ErrorPolicy,
-  functionToolCallback,
-  METRIC_TOOL_CALL_ERRORS,
-  type ToolCallInfo,
-  ToolCallListeners,
-} from 'otel-tool-calls';
+import { type ErrorPolicy, functionToolCallback, type ToolCallInfo, ToolCallListeners } from 'otel-tool-calls';
+import { ATTR_TOOL_CALL_ERROR_OUTCOME, METRIC_TOOL_CALL_ERRORS } from 'otel-tool-calls/semconv';
 import { describe, expect, it } from 'vitest';
 import { useTestTelemetry } from '../helpers/otel-sdk.js';
 

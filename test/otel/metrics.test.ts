@@ -1,16 +1,14 @@
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
+import { functionToolCallback, OpenTelemetryToolCallListener, ToolCallListeners } from 'otel-tool-calls';
 import {
   ATTR_GEN_AI_AGENT_NAME,
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_GEN_AI_TOOL_TYPE,
   ATTR_TOOL_CALL_ERROR_OUTCOME,
-  functionToolCallback,
   GEN_AI_DURATION_BUCKETS,
   METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
   METRIC_TOOL_CALL_ERRORS,
-  OpenTelemetryToolCallListener,
-  ToolCallListeners,
-} from 'otel-tool-calls';
+} from 'otel-tool-calls/semconv';
 import { describe, expect, it } from 'vitest';
 import { spanSeconds, useTestTelemetry } from '../helpers/otel-sdk.js';
 

@@ -1,6 +1,6 @@
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { functionToolCallback, OpenTelemetryToolCallListener, ToolCallListeners } from 'otel-tool-calls';
 import { afterEach, describe, expect, it } from 'vitest';
 import { otlpAttributes, startOtlpReceiver } from '../helpers/otlp-receiver.js';
@@ -13,9 +13,11 @@ afterEach(async () => {
 describe('OTLP/HTTP export', () => {
   it('sends execute_tool spans through the real OTLP/HTTP exporter in the wire format Jaeger takes', async () => {
     receiver = await startOtlpReceiver();
-    const tracerProvider = new BasicTracerProvider({
+    const tracerProvider = new TracerProvider({
       resource: resourceFromAttributes({ 'service.name': 'wire-test' }),
-      spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${receiver.url}/v1/traces` }))],
+      spanProcessors: [
+        new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: `${receiver.url}/v1/traces` }) }),
+      ],
     });
     const listener = new OpenTelemetryToolCallListener({
       tracerProvider,

@@ -1,5 +1,6 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
+import { functionToolCallback, ToolCallListeners } from 'otel-tool-calls';
 import {
   ATTR_GEN_AI_AGENT_NAME,
   ATTR_GEN_AI_OPERATION_NAME,
@@ -9,9 +10,7 @@ import {
   ATTR_GEN_AI_TOOL_TYPE,
   ATTR_MCP_METHOD_NAME,
   ATTR_TOOL_CALL_ERROR_OUTCOME,
-  functionToolCallback,
-  ToolCallListeners,
-} from 'otel-tool-calls';
+} from 'otel-tool-calls/semconv';
 import { describe, expect, it } from 'vitest';
 import { useTestTelemetry } from '../helpers/otel-sdk.js';
 

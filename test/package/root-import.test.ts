@@ -61,15 +61,37 @@ describe('the root entry point', () => {
   });
 
   it('a framework subpath loads its framework (the hook sees real imports)', () => {
-    expect(packagesLoadedBy('setup', 'esm')).toContain('@opentelemetry/sdk-node');
+    expect(packagesLoadedBy('openai-agents', 'esm')).toContain('@openai/agents');
   });
 
   it('exports the public API by name, and nothing else', async () => {
     const api = await import('otel-tool-calls');
-    expect(
-      Object.keys(api)
-        .filter((name) => !/^(ATTR|METRIC|GEN_AI|TOOL_CALL)_/.test(name))
-        .sort(),
-    ).toEqual(['OpenTelemetryToolCallListener', 'ToolCallListeners', 'functionToolCallback']);
+    expect(Object.keys(api).sort()).toEqual([
+      'OpenTelemetryToolCallListener',
+      'ToolCallListeners',
+      'ToolResultError',
+      'functionToolCallback',
+    ]);
+  });
+});
+
+describe('otel-tool-calls/semconv', () => {
+  it('has the attribute and metric names, as constants only', async () => {
+    const semconv = await import('otel-tool-calls/semconv');
+    const names = Object.keys(semconv);
+    expect(names.length).toBeGreaterThan(15);
+    for (const name of names) expect(name).toMatch(/^(ATTR|METRIC|GEN_AI|TOOL_CALL|MCP|ERROR_TYPE)_[A-Z_]+$/);
+    expect(semconv.ATTR_GEN_AI_TOOL_NAME).toBe('gen_ai.tool.name');
+    expect(semconv.METRIC_GEN_AI_EXECUTE_TOOL_DURATION).toBe('gen_ai.execute_tool.duration');
+  });
+
+  it.each(['esm', 'cjs'] as const)('loads nothing but its own file (%s)', (format) => {
+    expect(packagesLoadedBy('semconv', format)).toEqual([]);
+  });
+});
+
+describe('otel-tool-calls/setup', () => {
+  it.each(['esm', 'cjs'] as const)('loads no OpenTelemetry SDK package until it is called (%s)', (format) => {
+    expect(packagesLoadedBy('setup', format)).toEqual(['@opentelemetry/api', '@opentelemetry/semantic-conventions']);
   });
 });

@@ -1,8 +1,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { diag } from '@opentelemetry/api';
+import { logger } from '../../internal/logger.js';
+import { observeCall } from '../../internal/observe-call.js';
 import { assertListener, describe } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
-import { mcpAttributes, observeMcpCall } from './observe-call.js';
+import { FRAMEWORK_MCP } from '../frameworks.js';
+import { mcpAttributes } from './attributes.js';
+import { mcpToolFailure, reportedResult } from './tool-error.js';
 
 const instrumentedClients = new WeakMap<object, ToolCallListener<unknown>>();
 
@@ -26,7 +29,7 @@ export function instrumentClient<McpClient extends Client, Context = unknown>(
   const existing = instrumentedClients.get(client);
   if (existing !== undefined) {
     if (existing !== listener) {
-      diag.warn('instrumentClient: this Client is already instrumented; the new listener is ignored');
+      logger.warn('instrumentClient: this Client is already instrumented; the new listener is ignored');
     }
     return client;
   }
@@ -38,19 +41,22 @@ export function instrumentClient<McpClient extends Client, Context = unknown>(
     if (params === null || typeof params !== 'object' || typeof params.name !== 'string') {
       return callTool.apply(this, args); // the SDK reports its own usage errors
     }
-    return observeMcpCall(
+    const toolName = params.name;
+    return observeCall(
       {
-        definition: { name: params.name },
+        definition: { name: toolName },
         metadata: {},
         input: params.arguments,
         toolContext: {
           signal: options?.signal,
-          framework: 'mcp',
+          framework: FRAMEWORK_MCP,
           attributes: mcpAttributes(this.transport?.sessionId),
         },
         run: () => callTool.apply(this, args),
+        failureOf: (result) => mcpToolFailure(toolName, result),
+        report: reportedResult,
       },
-      listener as ToolCallListener<unknown>,
+      listener,
     );
   } as CallTool;
   Object.defineProperty(client, 'callTool', { configurable: true, writable: true, value: observedCallTool });

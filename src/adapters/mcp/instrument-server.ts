@@ -1,8 +1,11 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { diag } from '@opentelemetry/api';
+import { logger } from '../../internal/logger.js';
+import { observeCall } from '../../internal/observe-call.js';
 import { assertListener, describe } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
-import { mcpAttributes, observeMcpCall } from './observe-call.js';
+import { FRAMEWORK_MCP } from '../frameworks.js';
+import { mcpAttributes } from './attributes.js';
+import { mcpToolFailure, reportedResult } from './tool-error.js';
 
 /*
  * Where the hook sits, and why there.
@@ -63,7 +66,7 @@ export function instrumentServer<Server extends McpServer, Context = unknown>(
   const existing = instrumentedServers.get(server);
   if (existing !== undefined) {
     if (existing !== listener) {
-      diag.warn('instrumentServer: this McpServer is already instrumented; the new listener is ignored');
+      logger.warn('instrumentServer: this McpServer is already instrumented; the new listener is ignored');
     }
     return server;
   }
@@ -112,7 +115,7 @@ function instrumentTool(tool: RegisteredTool, registeredName: string, listener: 
         | { requestId?: unknown; signal?: unknown; sessionId?: unknown }
         | undefined;
       const requestId = extra?.requestId;
-      return observeMcpCall(
+      return observeCall(
         {
           definition: { name, description: tool.description, inputSchema: tool.inputSchema },
           metadata: { title: tool.title, annotations: tool.annotations, _meta: tool._meta },
@@ -120,10 +123,12 @@ function instrumentTool(tool: RegisteredTool, registeredName: string, listener: 
           toolContext: {
             toolCallId: typeof requestId === 'string' || typeof requestId === 'number' ? String(requestId) : undefined,
             signal: extra?.signal instanceof AbortSignal ? extra.signal : undefined,
-            framework: 'mcp',
+            framework: FRAMEWORK_MCP,
             attributes: mcpAttributes(extra?.sessionId),
           },
           run: () => raw.apply(this, params),
+          failureOf: (result) => mcpToolFailure(name, result),
+          report: reportedResult,
         },
         listener,
       );

@@ -1,32 +1,31 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ToolResultError } from '../../tool-result-error.js';
 
 /**
  * What a listener receives when an MCP tool returns `isError: true` instead of throwing: MCP's way of
  * reporting a tool failure to the model. It counts as an error (`error.type` = `tool_error`), and
- * the original result is kept so that "rethrow" can hand it back unchanged.
+ * `result` keeps the tool result so that "rethrow" hands it back unchanged.
  */
-export class McpToolError extends Error {
+export class McpToolError extends ToolResultError<CallToolResult> {
   override readonly name = 'McpToolError' as const;
-  /** Read by the OpenTelemetry listener as `error.type`. */
-  readonly code = 'tool_error' as const;
 
-  constructor(
-    readonly toolName: string,
-    /** The tool result exactly as the tool (or the server) returned it. */
-    readonly result: CallToolResult,
-  ) {
-    super(resultText(result) ?? `MCP tool '${toolName}' returned isError: true`);
+  constructor(toolName: string, result: CallToolResult) {
+    super(toolName, result, resultText(result) ?? `MCP tool '${toolName}' returned isError: true`);
   }
 }
 
-/** An MCP tool result that reports a failure. */
-export function isErrorResult(value: unknown): value is CallToolResult {
-  return value !== null && typeof value === 'object' && (value as { isError?: unknown }).isError === true;
+/** The listener's view of a tool result: an `McpToolError` when it reports a failure. */
+export function mcpToolFailure(toolName: string, value: unknown): McpToolError | undefined {
+  return isErrorResult(value) ? new McpToolError(toolName, value) : undefined;
 }
 
 /** The tool result the model sees when the listener reports a failure. */
 export function reportedResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
+}
+
+function isErrorResult(value: unknown): value is CallToolResult {
+  return value !== null && typeof value === 'object' && (value as { isError?: unknown }).isError === true;
 }
 
 /** The text content of a result, so that the error message is what the tool said. */

@@ -1,3 +1,5 @@
+import { ToolResultError } from '../../tool-result-error.js';
+
 /** What the SDK passes to `setError` of the current tracing span when a tool fails non-fatally. */
 export interface SdkToolFailure {
   readonly message?: unknown;
@@ -7,21 +9,19 @@ export interface SdkToolFailure {
 /**
  * What a listener receives when a `FunctionTool` failed but the SDK turned the failure into the tool
  * output (its `errorFunction`, by default "An error occurred while running the tool..."): the
- * thrown value itself never leaves the SDK's `tool()` closure. `output` is what the SDK produced,
- * so that "rethrow" can return it unchanged.
+ * thrown value itself never leaves the SDK's `tool()` closure. `result` (also `output`) is what the
+ * SDK produced, so that "rethrow" returns it unchanged.
  */
-export class FunctionToolError extends Error {
+export class FunctionToolError extends ToolResultError<unknown> {
   override readonly name = 'FunctionToolError' as const;
-  /** Read by the OpenTelemetry listener as `error.type`. */
-  readonly code = 'tool_error' as const;
 
-  constructor(
-    readonly toolName: string,
-    /** The output the SDK's errorFunction made of the failure. */
-    readonly output: unknown,
-    failure: SdkToolFailure | undefined,
-  ) {
-    super(failureMessage(toolName, failure));
+  constructor(toolName: string, output: unknown, failure: SdkToolFailure | undefined) {
+    super(toolName, output, failureMessage(toolName, failure));
+  }
+
+  /** The output the SDK's errorFunction made of the failure (the same as `result`). */
+  get output(): unknown {
+    return this.result;
   }
 }
 

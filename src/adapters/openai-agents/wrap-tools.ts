@@ -1,8 +1,9 @@
 import type { FunctionTool, RunContext, Tool } from '@openai/agents';
-import { callWithResultFailures } from '../../internal/call-with-result-failures.js';
+import { observeCall } from '../../internal/observe-call.js';
 import { assertListener, describe } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import type { ToolDefinition } from '../../tool-callback.js';
+import { FRAMEWORK_OPENAI_AGENTS } from '../frameworks.js';
 import { FunctionToolError } from './function-tool-error.js';
 import { observeSdkFailure } from './observe-sdk-failure.js';
 
@@ -73,24 +74,30 @@ function observedTool<T extends AnyFunctionTool>(tool: T, listener: ToolCallList
   const definition: ToolDefinition = { name: tool.name, description: tool.description, inputSchema: tool.parameters };
   const metadata = { strict: tool.strict };
 
-  async function invoke(runContext: RunContext<unknown>, input: string, details?: ToolCallDetails): Promise<unknown> {
-    const outcome = await callWithResultFailures(
+  function invoke(runContext: RunContext<unknown>, input: string, details?: ToolCallDetails): Promise<unknown> {
+    // the failure the SDK signalled for this one invocation, seen while `original` runs
+    let failure: FunctionToolError | undefined;
+    return observeCall(
       {
         definition,
         metadata,
         input: parseArguments(input),
-        toolContext: { toolCallId: details?.toolCall?.callId, signal: details?.signal, framework: 'openai-agents' },
-        run: async () => {
-          const { output, failed, failure } = await observeSdkFailure(() => original(runContext, input, details));
-          return failed
-            ? { value: output, failure: new FunctionToolError(tool.name, output, failure) }
-            : { value: output };
+        toolContext: {
+          toolCallId: details?.toolCall?.callId,
+          signal: details?.signal,
+          framework: FRAMEWORK_OPENAI_AGENTS,
         },
+        run: async () => {
+          const sdk = await observeSdkFailure(() => original(runContext, input, details));
+          if (sdk.failed) failure = new FunctionToolError(tool.name, sdk.output, sdk.failure);
+          return sdk.output;
+        },
+        failureOf: () => failure,
+        // the listener's report is the output the model sees
+        report: (text) => text,
       },
       listener,
     );
-    // the tool's output, or the listener's report as the output
-    return outcome.reported ? outcome.text : outcome.value;
   }
 
   const copy = Object.create(Object.getPrototypeOf(tool), Object.getOwnPropertyDescriptors(tool)) as T;

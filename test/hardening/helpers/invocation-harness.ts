@@ -1,17 +1,19 @@
 import { context, SpanStatusCode, trace } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import {
-  ATTR_GEN_AI_TOOL_CALL_ID,
-  ATTR_GEN_AI_TOOL_NAME,
-  ATTR_TOOL_CALL_ERROR_OUTCOME,
   type ErrorPolicy,
-  METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
-  METRIC_TOOL_CALL_ERRORS,
   OpenTelemetryToolCallListener,
   type ToolCallback,
   type ToolCallListener,
   ToolCallListeners,
 } from 'otel-tool-calls';
+import {
+  ATTR_GEN_AI_TOOL_CALL_ID,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_TOOL_CALL_ERROR_OUTCOME,
+  METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
+  METRIC_TOOL_CALL_ERRORS,
+} from 'otel-tool-calls/semconv';
 import type { TestTelemetry } from '../../helpers/otel-sdk.js';
 import {
   behaviourTool,

@@ -1,0 +1,98 @@
+import type { ToolExecutionOptions, ToolSet } from 'ai';
+import { observeCall } from '../../internal/observe-call.js';
+import { assertListener, describe } from '../../internal/validate.js';
+import type { ToolCallListener } from '../../tool-call-listener.js';
+import type { ToolDefinition, ToolMetadata } from '../../tool-callback.js';
+import { FRAMEWORK_AI_SDK } from '../frameworks.js';
+
+type Execute = (this: unknown, input: unknown, options: ToolExecutionOptions) => unknown;
+
+const EMPTY_METADATA: ToolMetadata = Object.freeze({});
+
+/**
+ * Reports every execution of the given AI SDK tools to `listener`.
+ *
+ * Returns a new record with the same keys and tools; each tool is a shallow copy of the original
+ * (description, input schema, `toModelOutput`, `needsApproval`, ... all kept) whose `execute` goes
+ * through the listener. Tools without `execute` (client-side tools) are returned as they are.
+ * Streaming tools (`execute` returning an async iterable) keep streaming: every preliminary result
+ * passes through, and the invocation ends when the stream ends, `afterCall` receiving the last chunk.
+ * When the listener reports an error, the reported text is the tool output the model sees.
+ *
+ * @example
+ * const result = await generateText({
+ *   model,
+ *   tools: wrapTools({ weather }, new OpenTelemetryToolCallListener()),
+ *   prompt: 'What is the weather in Paris?',
+ * });
+ */
+export function wrapTools<TOOLS extends ToolSet, Context = unknown>(
+  tools: TOOLS,
+  listener: ToolCallListener<Context>,
+): TOOLS {
+  if (tools === null || typeof tools !== 'object' || Array.isArray(tools)) {
+    throw new TypeError(`wrapTools: \`tools\` must be a record of AI SDK tools, got ${describe(tools)}`);
+  }
+  assertListener(listener, 'wrapTools');
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, tool] of Object.entries(tools)) {
+    if (tool === null || typeof tool !== 'object') {
+      throw new TypeError(`wrapTools: \`tools.${name}\` must be an AI SDK tool object, got ${describe(tool)}`);
+    }
+    const execute: unknown = tool.execute;
+    if (execute === undefined || execute === null) {
+      wrapped[name] = tool;
+      continue;
+    }
+    if (typeof execute !== 'function') {
+      throw new TypeError(
+        `wrapTools: \`tools.${name}.execute\` must be a function when present, got ${describe(execute)}`,
+      );
+    }
+    wrapped[name] = { ...tool, execute: listenedExecute(name, tool, execute as Execute, listener) };
+  }
+  return wrapped as TOOLS;
+}
+
+function listenedExecute<Context>(
+  name: string,
+  tool: ToolSet[string],
+  originalExecute: Execute,
+  listener: ToolCallListener<Context>,
+): Execute {
+  const definition: ToolDefinition = {
+    name,
+    // ai 7 allows a description computed per call ({ context } => string): only a text is passed on
+    description: typeof tool.description === 'string' ? tool.description : undefined,
+    inputSchema: tool.inputSchema,
+  };
+  const metadata = toolMetadata(tool);
+
+  // a `function`, not an arrow: the AI SDK binds `execute` to the tool, and that `this` is kept
+  return function execute(this: unknown, input: unknown, executionOptions: ToolExecutionOptions) {
+    return observeCall(
+      {
+        definition,
+        metadata,
+        input,
+        toolContext: {
+          toolCallId: typeof executionOptions?.toolCallId === 'string' ? executionOptions.toolCallId : undefined,
+          signal: executionOptions?.abortSignal,
+          framework: FRAMEWORK_AI_SDK,
+        },
+        run: () => originalExecute.call(this, input, executionOptions),
+        // the reported text is the tool output the model sees (for a stream: its last chunk)
+        report: reportAsOutput,
+      },
+      listener,
+    );
+  };
+}
+
+const reportAsOutput = (text: string) => text;
+
+/** The AI SDK's own tool `metadata` (e.g. the MCP server a dynamic tool comes from), when set. */
+function toolMetadata(tool: ToolSet[string]): ToolMetadata {
+  const { metadata } = tool as { metadata?: unknown };
+  return metadata !== null && typeof metadata === 'object' ? (metadata as ToolMetadata) : EMPTY_METADATA;
+}

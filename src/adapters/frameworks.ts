@@ -1,0 +1,5 @@
+/** The `ToolCallInfo.framework` of the calls each adapter observes. */
+export const FRAMEWORK_AI_SDK = 'ai-sdk' as const;
+export const FRAMEWORK_MCP = 'mcp' as const;
+export const FRAMEWORK_LANGCHAIN = 'langchain' as const;
+export const FRAMEWORK_OPENAI_AGENTS = 'openai-agents' as const;

@@ -1,0 +1,168 @@
+import type { CallbackManagerForToolRun } from '@langchain/core/callbacks/manager';
+import type { ToolMessage } from '@langchain/core/messages';
+import type { StructuredTool, ToolRunnableConfig } from '@langchain/core/tools';
+import { observeCall } from '../../internal/observe-call.js';
+import { assertListener, describe } from '../../internal/validate.js';
+import type { ToolCallListener } from '../../tool-call-listener.js';
+import type { ToolDefinition, ToolMetadata } from '../../tool-callback.js';
+import { FRAMEWORK_LANGCHAIN } from '../frameworks.js';
+
+/**
+ * Any LangChain structured tool, whatever its schema and output types. `any`, not `unknown`: the
+ * generic `invoke`/`call` signatures make `StructuredTool<unknown, ...>` reject every concrete tool.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: see above; the caller's own type is what is returned
+type AnyStructuredTool = StructuredTool<any, any, any, any, any>;
+
+/** `StructuredTool._call`: protected in the typings, the one place every LangChain tool runs its function. */
+type ToolFunction = (
+  this: AnyStructuredTool,
+  arg: unknown,
+  runManager?: CallbackManagerForToolRun,
+  parentConfig?: ToolRunnableConfig,
+) => unknown;
+
+/**
+ * Reports every call of the given LangChain tools (`StructuredTool`s, including those made by
+ * `tool()`) to `listener`.
+ *
+ * Returns new tools, in the same order, of the same classes and with the same `name`,
+ * `description`, `schema`, `returnDirect` and every other property. `invoke` works as before, with
+ * plain arguments or with a `ToolCall` (then returning a `ToolMessage`); the listener sees the
+ * arguments after schema validation, the `ToolCall`'s id as `toolCallId` and the run config's
+ * `signal`. When the listener reports an error, the reported text is the tool's output: invoked
+ * with a `ToolCall`, a `ToolMessage` with `status: 'error'` (as LangGraph's `ToolNode` makes for
+ * its own errors); for a `content_and_artifact` tool, the content, with no artifact.
+ *
+ * @example
+ * const [search, calculator] = wrapTools([searchTool, calculatorTool], new OpenTelemetryToolCallListener());
+ * const message = await search.invoke({ name: 'search', args: { query: 'otel' }, id: 'call_1', type: 'tool_call' });
+ */
+export function wrapTools<TOOLS extends readonly AnyStructuredTool[], Context = unknown>(
+  tools: TOOLS,
+  listener: ToolCallListener<Context>,
+): TOOLS {
+  if (!Array.isArray(tools)) {
+    throw new TypeError(`wrapTools: \`tools\` must be an array of LangChain StructuredTools, got ${describe(tools)}`);
+  }
+  assertListener(listener, 'wrapTools');
+  for (const [index, tool] of tools.entries()) {
+    const candidate = tool as unknown as Partial<Record<'_call' | 'invoke' | 'name', unknown>> | null;
+    if (
+      candidate === null ||
+      typeof candidate !== 'object' ||
+      typeof candidate._call !== 'function' ||
+      typeof candidate.invoke !== 'function' ||
+      typeof candidate.name !== 'string'
+    ) {
+      throw new TypeError(`wrapTools: \`tools[${index}]\` must be a LangChain StructuredTool, got ${describe(tool)}`);
+    }
+  }
+  return tools.map((tool) => wrapTool(tool, listener)) as unknown as TOOLS;
+}
+
+function wrapTool<Context>(tool: AnyStructuredTool, listener: ToolCallListener<Context>): AnyStructuredTool {
+  const toolFunction = (tool as unknown as { _call: ToolFunction })._call;
+  const definition: ToolDefinition = { name: tool.name, description: tool.description, inputSchema: tool.schema };
+  const metadata = toolMetadata(tool);
+
+  // A shallow copy of the same class: `instanceof`, own fields and prototype getters all kept.
+  // Descriptors, not Object.assign: that would run setters, and throw on a getter-only accessor.
+  const wrapped: AnyStructuredTool = Object.create(Object.getPrototypeOf(tool), Object.getOwnPropertyDescriptors(tool));
+  const listenedToolFunction: ToolFunction = async function (this: AnyStructuredTool, arg, runManager, parentConfig) {
+    const toolCallId = toolCallIdOf(parentConfig);
+    return observeCall(
+      {
+        definition,
+        metadata,
+        input: arg,
+        toolContext: { toolCallId, signal: parentConfig?.signal, framework: FRAMEWORK_LANGCHAIN },
+        run: () => runToolFunction(toolFunction, this, arg, runManager, parentConfig),
+        report: (text) => reportedOutput(this, text, toolCallId),
+      },
+      listener,
+    );
+  };
+  Object.defineProperty(wrapped, '_call', {
+    value: listenedToolFunction,
+    writable: true,
+    configurable: true,
+    enumerable: false,
+  });
+  return wrapped;
+}
+
+/**
+ * What `_call` returns for a reported failure. With a tool call id, LangChain would wrap the text
+ * in a `ToolMessage` with `status: 'success'`: a `ToolMessage` returned by `_call` is passed on as
+ * it is, so the failure reaches the model (and LangGraph) marked `status: 'error'`. LangChain's
+ * messages module is loaded here, on the first reported failure, not when this adapter is imported.
+ */
+async function reportedOutput(tool: AnyStructuredTool, text: string, toolCallId: string | undefined) {
+  let content: string | ToolMessage = text;
+  if (toolCallId !== undefined) {
+    const { ToolMessage } = await import('@langchain/core/messages');
+    content = new ToolMessage({
+      status: 'error',
+      content: text,
+      tool_call_id: toolCallId,
+      name: tool.name,
+      metadata: tool.metadata,
+    });
+  }
+  // a content_and_artifact tool must return a [content, artifact] pair, or LangChain throws
+  return tool.responseFormat === 'content_and_artifact' ? [content, undefined] : content;
+}
+
+/**
+ * Runs the original tool function. A streaming tool (one that yields events) is consumed here, as
+ * `StructuredTool.call` would, forwarding each event to the run manager: the invocation then lasts
+ * as long as the tool runs and ends with the tool's output, not with the generator object.
+ */
+async function runToolFunction(
+  toolFunction: ToolFunction,
+  tool: AnyStructuredTool,
+  arg: unknown,
+  runManager: CallbackManagerForToolRun | undefined,
+  parentConfig: ToolRunnableConfig | undefined,
+) {
+  const raw = await toolFunction.call(tool, arg, runManager, parentConfig);
+  return isAsyncGenerator(raw) ? await consumeToolEvents(raw, runManager) : raw;
+}
+
+/** LangChain's own test for a streaming tool result (`isAsyncGenerator` in `@langchain/core/runnables/iter`). */
+function isAsyncGenerator(value: unknown): value is AsyncGenerator<unknown, unknown> {
+  return value !== null && typeof value === 'object' && typeof (value as { next?: unknown }).next === 'function';
+}
+
+async function consumeToolEvents(
+  generator: AsyncGenerator<unknown, unknown>,
+  runManager: CallbackManagerForToolRun | undefined,
+): Promise<unknown> {
+  try {
+    let step = await generator.next();
+    while (!step.done) {
+      try {
+        await runManager?.handleToolEvent?.(step.value);
+      } catch (callbackError) {
+        // as StructuredTool.call: a failing event handler is reported, the tool goes on
+        await runManager?.handleToolError(callbackError);
+      }
+      step = await generator.next();
+    }
+    return step.value;
+  } finally {
+    await generator.return?.(undefined);
+  }
+}
+
+function toolCallIdOf(config: ToolRunnableConfig | undefined): string | undefined {
+  const id = config?.toolCall?.id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+function toolMetadata(tool: AnyStructuredTool): ToolMetadata {
+  const { metadata } = tool as { metadata?: unknown };
+  const own = metadata !== null && typeof metadata === 'object' ? (metadata as Record<string, unknown>) : {};
+  return Object.freeze({ ...own, returnDirect: tool.returnDirect === true });
+}

@@ -1,0 +1,33 @@
+import type { ToolCallInfo } from '../tool-call-listener.js';
+import type { ToolContext, ToolDefinition, ToolMetadata } from '../tool-callback.js';
+
+/**
+ * What a listener is told about one call: the tool's definition and metadata, and the fields of
+ * `toolContext` it knows (`toolCallId`, `signal`, `framework`, `attributes`), each checked for its type.
+ */
+export function callInfo(
+  toolDefinition: ToolDefinition,
+  toolMetadata: ToolMetadata,
+  toolContext: ToolContext | undefined,
+): ToolCallInfo {
+  if (toolContext === undefined || toolContext === null) return { toolDefinition, toolMetadata };
+  let toolCallId: unknown;
+  let signal: unknown;
+  let framework: unknown;
+  let attributes: unknown;
+  try {
+    ({ toolCallId, signal, framework, attributes } = toolContext);
+  } catch {
+    // a toolContext whose getters throw is the caller's to pass on: the tool runs as it would unwrapped
+    return { toolDefinition, toolMetadata };
+  }
+  return {
+    toolDefinition,
+    toolMetadata,
+    toolCallId: typeof toolCallId === 'string' ? toolCallId : undefined,
+    signal: signal instanceof AbortSignal ? signal : undefined,
+    framework: typeof framework === 'string' ? framework : undefined,
+    attributes:
+      attributes !== null && typeof attributes === 'object' ? (attributes as ToolCallInfo['attributes']) : undefined,
+  };
+}
