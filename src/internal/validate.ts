@@ -13,15 +13,14 @@ export function assertListener(listener: unknown, where: string): void {
   }
 }
 
+/** An object whose `methods` are all functions: how a framework's object is recognised, by its shape. */
+export function hasMethods(value: unknown, methods: readonly string[]): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  return methods.every((method) => typeof (value as Record<string, unknown>)[method] === 'function');
+}
+
 export function assertToolCallback(callback: unknown, where: string, name = 'callback'): void {
-  const candidate = callback as Record<string, unknown> | null | undefined;
-  if (
-    candidate === null ||
-    typeof candidate !== 'object' ||
-    typeof candidate.call !== 'function' ||
-    typeof candidate.getToolDefinition !== 'function' ||
-    typeof candidate.getToolMetadata !== 'function'
-  ) {
+  if (!hasMethods(callback, ['call', 'getToolDefinition', 'getToolMetadata'])) {
     throw new TypeError(
       `${where}: \`${name}\` must be a ToolCallback (getToolDefinition, getToolMetadata, call), got ${describe(callback)}`,
     );

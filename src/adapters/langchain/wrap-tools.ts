@@ -2,7 +2,7 @@ import type { CallbackManagerForToolRun } from '@langchain/core/callbacks/manage
 import type { ToolMessage } from '@langchain/core/messages';
 import type { StructuredTool, ToolRunnableConfig } from '@langchain/core/tools';
 import { observeCall } from '../../internal/observe-call.js';
-import { assertListener, describe } from '../../internal/validate.js';
+import { assertListener, describe, hasMethods } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import type { ToolDefinition, ToolMetadata } from '../../tool-callback.js';
 import { FRAMEWORK_LANGCHAIN } from '../frameworks.js';
@@ -47,14 +47,7 @@ export function wrapTools<TOOLS extends readonly AnyStructuredTool[], Context = 
   }
   assertListener(listener, 'wrapTools');
   for (const [index, tool] of tools.entries()) {
-    const candidate = tool as unknown as Partial<Record<'_call' | 'invoke' | 'name', unknown>> | null;
-    if (
-      candidate === null ||
-      typeof candidate !== 'object' ||
-      typeof candidate._call !== 'function' ||
-      typeof candidate.invoke !== 'function' ||
-      typeof candidate.name !== 'string'
-    ) {
+    if (!hasMethods(tool, ['_call', 'invoke']) || typeof (tool as { name?: unknown }).name !== 'string') {
       throw new TypeError(`wrapTools: \`tools[${index}]\` must be a LangChain StructuredTool, got ${describe(tool)}`);
     }
   }
