@@ -1,7 +1,9 @@
 import { compositeListener } from './composite-listener.js';
 import { Invocation } from './internal/invocation.js';
-import { isAsyncIterable, isPromiseLike } from './internal/is-async-iterable.js';
+import { isAsyncGenerator, isPromiseLike } from './internal/is-async-iterable.js';
+import { observePromise } from './internal/observe-promise.js';
 import { observeStream } from './internal/observe-stream.js';
+import { toolNameOf } from './internal/tool-name.js';
 import { assertListener, assertToolCallback, describe } from './internal/validate.js';
 import type { ToolCallInfo, ToolCallListener } from './tool-call-listener.js';
 import type { ToolCallback, ToolContext, ToolDefinition, ToolMetadata } from './tool-callback.js';
@@ -27,7 +29,7 @@ class ListenedToolCallback<Input, Output, Context> implements ToolCallback<Input
   call(toolInput: Input, toolContext?: ToolContext): Output {
     const { delegate, listener } = this;
     const toolDefinition = delegate.getToolDefinition();
-    const toolName = toolDefinition.name;
+    const toolName = toolNameOf(toolDefinition);
     const info = callInfo(toolDefinition, delegate.getToolMetadata(), toolContext);
 
     // Outside the guarded block, as the reference: a throwing beforeCall keeps the tool from running.
@@ -41,12 +43,10 @@ class ListenedToolCallback<Input, Output, Context> implements ToolCallback<Input
       return invocation.fail(error) as Output;
     }
     if (isPromiseLike(result)) {
-      return Promise.resolve(result).then(
-        (value) => invocation.succeed(value),
-        (error: unknown) => invocation.fail(error),
-      ) as Output;
+      return observePromise(result, invocation) as Output;
     }
-    if (isAsyncIterable(result)) {
+    // only async generators are streams: any other result, async iterable or not, is returned as is
+    if (isAsyncGenerator(result)) {
       return observeStream(result, invocation) as Output;
     }
     return invocation.succeed(result) as Output;
