@@ -1,3 +1,5 @@
+import { sliceWellFormed } from './bounded-text.js';
+
 /** Thrown inside the serializer when the output is full, to unwind at once. */
 const FULL = Symbol('full');
 const ELLIPSIS = '…';
@@ -39,12 +41,19 @@ export function boundedJson(value: unknown, maxLength: number): string {
 
   const walk = (input: unknown, depth: number): void => {
     let current = input;
-    if (
-      current !== null &&
-      typeof current === 'object' &&
-      typeof (current as { toJSON?: unknown }).toJSON === 'function'
-    ) {
-      current = (current as { toJSON(): unknown }).toJSON();
+    if (current !== null && typeof current === 'object') {
+      // before toJSON: a Buffer's toJSON copies every byte into an array of numbers
+      if (isBinary(current)) {
+        writeString(binarySummary(current));
+        return;
+      }
+      if (typeof (current as { toJSON?: unknown }).toJSON === 'function') {
+        current = (current as { toJSON(): unknown }).toJSON();
+        if (current !== null && typeof current === 'object' && isBinary(current)) {
+          writeString(binarySummary(current));
+          return;
+        }
+      }
     }
     switch (typeof current) {
       case 'string':
@@ -161,7 +170,27 @@ export function boundedJson(value: unknown, maxLength: number): string {
     if (error !== FULL) throw error;
   }
   const text = out.join('');
-  return full ? `${text.slice(0, maxLength - 1)}${ELLIPSIS}` : text;
+  return full ? `${sliceWellFormed(text, maxLength - 1)}${ELLIPSIS}` : text;
+}
+
+/**
+ * Typed arrays (a `Buffer` among them), `DataView`s and `ArrayBuffer`s: summarised, never walked.
+ * Walking one reads it index by index (a 10 MB `Uint8Array` took seconds and hundreds of MB), and
+ * its bytes are rarely worth a span attribute: what they are and how many is.
+ */
+function isBinary(value: object): value is ArrayBufferView | ArrayBuffer {
+  return (
+    ArrayBuffer.isView(value) ||
+    value instanceof ArrayBuffer ||
+    (typeof SharedArrayBuffer === 'function' && value instanceof SharedArrayBuffer)
+  );
+}
+
+/** `[Uint8Array 10485760 bytes]`: O(1), whatever the size. */
+function binarySummary(value: ArrayBufferView | ArrayBuffer): string {
+  const name = Object.getPrototypeOf(value)?.constructor?.name;
+  const kind = typeof name === 'string' && name.length > 0 && name.length <= 64 ? name : 'binary data';
+  return `[${kind} ${value.byteLength} bytes]`;
 }
 
 /**
