@@ -56,3 +56,54 @@ describe('truncated captured content is well-formed UTF-16', () => {
     expect(args.length).toBeLessThanOrEqual(max);
   });
 });
+
+describe('with capture on, each getter is read once', () => {
+  /** An object whose members are getters counting their reads. */
+  function countedRecord(members: number, reads: Map<string, number>, prefix: string) {
+    const record = {};
+    for (let index = 0; index < members; index++) {
+      const key = `${prefix}${index}`;
+      Object.defineProperty(record, key, {
+        enumerable: true,
+        get: () => {
+          reads.set(key, (reads.get(key) ?? 0) + 1);
+          return index;
+        },
+      });
+    }
+    return record;
+  }
+  const readsOnce = (reads: Map<string, number>) => [...reads.values()].every((count) => count === 1);
+
+  it.each([
+    ['a small record', 3],
+    ['a record of 16 members', 16],
+    ['a record of 40 members (walked member by member)', 40],
+  ])('%s', (_name, members) => {
+    const reads = new Map<string, number>();
+    const { args } = capture(countedRecord(members, reads, 'm'), 4096);
+    expect(Object.keys(JSON.parse(args))).toHaveLength(members);
+    expect(reads.size).toBe(members);
+    // read once for the arguments and once for the result: two captures of the same value
+    expect([...reads.values()].every((count) => count === 2)).toBe(true);
+  });
+
+  it('array elements that are getters, and records of getters inside an array', () => {
+    const reads = new Map<string, number>();
+    const array: unknown[] = [countedRecord(2, reads, 'a'), { nested: countedRecord(2, reads, 'b') }, 'tail'];
+    Object.defineProperty(array, 2, {
+      enumerable: true,
+      get: () => {
+        reads.set('element', (reads.get('element') ?? 0) + 1);
+        return 'tail';
+      },
+    });
+    const listener = telemetry.listener({ captureContent: true, maxContentLength: 4096 });
+    const tool = functionToolCallback({ name: 'sink' }, () => undefined);
+    ToolCallListeners.wrap(tool, listener).call(array);
+    const args = telemetry.span('execute_tool sink').attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] as string;
+    expect(JSON.parse(args)).toEqual([{ a0: 0, a1: 1 }, { nested: { b0: 0, b1: 1 } }, 'tail']);
+    expect(reads.size).toBe(5);
+    expect(readsOnce(reads)).toBe(true);
+  });
+});
