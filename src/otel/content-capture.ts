@@ -26,7 +26,7 @@ export function captureContent(
       return REDACTION_FAILED.slice(0, maxLength);
     }
     // an async redact: what it will resolve to is not known now, and the raw value must not be recorded
-    if (handleStrayPromise(redacted, `redact for the ${context.kind} of '${context.toolName}'`)) {
+    if (handleStrayPromise(redacted, () => `redact for the ${context.kind} of '${context.toolName}'`)) {
       return REDACTION_FAILED.slice(0, maxLength);
     }
   }

@@ -21,7 +21,7 @@ export function decideErrorPolicy(
   try {
     const decision = chosen(error, call);
     if (decision === 'report' || decision === 'rethrow') return decision;
-    if (handleStrayPromise(decision, `errorPolicy for '${toolName}'`)) {
+    if (handleStrayPromise(decision, () => `errorPolicy for '${toolName}'`)) {
       diag.error(
         `otel-tool-calls: errorPolicy for '${toolName}' returned a Promise (it must decide synchronously); rethrowing`,
       );

@@ -266,7 +266,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallT
       try {
         const text = formatError(toolName, error, call);
         if (typeof text === 'string') return text;
-        handleStrayPromise(text, `formatError for '${toolName}'`);
+        handleStrayPromise(text, () => `formatError for '${toolName}'`);
         diag.error(`otel-tool-calls: formatError for '${toolName}' returned ${typeof text}; using the default text`);
       } catch (formatFailure) {
         diag.error(`otel-tool-calls: formatError for '${toolName}' threw; using the default text`, formatFailure);
@@ -303,7 +303,9 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallT
   ) {
     if (!hook) return;
     try {
-      handleStrayPromise(hook(span, event), `${name} hook for '${event.toolName}'`);
+      const returned: unknown = hook(span, event);
+      // an async hook: its rejection must not end the host (the message is only built then)
+      if (returned !== undefined) handleStrayPromise(returned, () => `${name} hook for '${event.toolName}'`);
     } catch (error) {
       diag.error(`otel-tool-calls: ${name} hook threw for '${event.toolName}'`, error);
     }
