@@ -24,8 +24,8 @@ describe('ToolCallListeners.wrap types', () => {
       }),
       {},
     );
-    // a stream whose last chunk may be the reported text
-    expectTypeOf(stream.call('q')).toEqualTypeOf<AsyncIterableIterator<string>>();
+    // an async generator still, whose last chunk may be the reported text (a string here too)
+    expectTypeOf(stream.call('q')).toEqualTypeOf<AsyncGenerator<string, void, unknown>>();
   });
 
   it('wrapAll keeps the element type', () => {

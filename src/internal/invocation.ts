@@ -1,4 +1,5 @@
 import type { ToolCallInfo, ToolCallListener } from '../tool-call-listener.js';
+import { recordFailureOutcome } from './call-outcome.js';
 
 /**
  * The listener side of one invocation, after `beforeCall` returned: the guarded-block rules of
@@ -43,9 +44,15 @@ export class Invocation<Context> {
     let reported: string | null | undefined;
     try {
       reported = this.listener.onError?.(this.context, this.toolName, this.toolInput, error, this.info);
-    } finally {
+    } catch (onErrorFailure) {
+      // the onError error replaces the original: what propagates is an error, whatever was decided
+      recordFailureOutcome(this.info, 'rethrown');
       this.complete();
+      throw onErrorFailure;
     }
+    // recorded before afterCompletion: a listener learns there what the caller actually gets
+    recordFailureOutcome(this.info, typeof reported === 'string' ? 'reported' : 'rethrown');
+    this.complete();
     if (typeof reported === 'string') return reported;
     throw error;
   }

@@ -2,8 +2,10 @@ import type { ToolCallListener } from '../tool-call-listener.js';
 import type { ToolContext, ToolDefinition, ToolMetadata } from '../tool-callback.js';
 import { callInfo } from './call-info.js';
 import { Invocation } from './invocation.js';
-import { isAsyncIterable, isPromiseLike } from './is-async-iterable.js';
+import { isAsyncGenerator, isPromiseLike } from './is-async-iterable.js';
+import { observePromise } from './observe-promise.js';
 import { observeStream } from './observe-stream.js';
+import { toolNameOf } from './tool-name.js';
 
 /** One call of a tool, as an adapter (or the decorator) knows it. */
 export interface ObservedCall<Output, Reported> {
@@ -26,14 +28,15 @@ export interface ObservedCall<Output, Reported> {
 
 /**
  * What an observed call returns, in the tool's own shape (sync stays sync, a Promise stays a
- * Promise, a stream stays a stream): the tool's output, or `Reported` when a listener reported a
- * failure (for a stream, as its last chunk).
+ * Promise, an async generator stays one): the tool's output, or `Reported` when a listener reported
+ * a failure (for a stream, as its last chunk). Only async generators are streams: any other value,
+ * an async iterable among them, is a plain result.
  */
 export type Observed<Output, Reported> =
   Output extends PromiseLike<infer Value>
     ? Promise<Value | Reported>
-    : Output extends AsyncIterable<infer Chunk>
-      ? AsyncIterableIterator<Chunk | Reported>
+    : Output extends AsyncGenerator<infer Chunk, infer Return, infer Next>
+      ? AsyncGenerator<Chunk | Reported, Return, Next>
       : Output | Reported;
 
 /**
@@ -46,7 +49,7 @@ export function observeCall<Output, Reported, Context>(
   listener: ToolCallListener<Context>,
 ): Observed<Output, Reported> {
   const { definition, input, report } = call;
-  const toolName = definition.name;
+  const toolName = toolNameOf(definition);
   const info = callInfo(definition, call.metadata, call.toolContext);
 
   // Outside the guarded block, as the reference: a throwing beforeCall keeps the tool from running.
@@ -76,9 +79,10 @@ export function observeCall<Output, Reported, Context>(
     return failed(error) as Observed<Output, Reported>;
   }
   if (isPromiseLike(result)) {
-    return Promise.resolve(result).then(settled, failed) as Observed<Output, Reported>;
+    return observePromise(result as PromiseLike<Awaited<Output>>, settled, failed) as Observed<Output, Reported>;
   }
-  if (isAsyncIterable(result)) {
+  // only async generators are streams: any other result, async iterable or not, is returned as is
+  if (isAsyncGenerator(result)) {
     return observeStream(result, invocation, report) as Observed<Output, Reported>;
   }
   return settled(result as Awaited<Output>) as Observed<Output, Reported>;

@@ -1,5 +1,7 @@
 import { logger } from '../internal/logger.js';
 import { boundedJson } from './bounded-json.js';
+import { truncate } from './bounded-text.js';
+import { handleStrayPromise } from './stray-promise.js';
 import type { Redact, RedactContext } from './types.js';
 
 const REDACTION_FAILED = '"[redaction failed]"';
@@ -23,10 +25,14 @@ export function captureContent(
       logger.error(`redact threw for the ${context.kind} of '${context.toolName}'`, error);
       return REDACTION_FAILED.slice(0, maxLength);
     }
+    // an async redact: what it will resolve to is not known now, and the raw value must not be recorded
+    if (handleStrayPromise(redacted, () => `redact for the ${context.kind} of '${context.toolName}'`)) {
+      return REDACTION_FAILED.slice(0, maxLength);
+    }
   }
   // a plain string (the usual tool result) is recorded as is, not as a JSON string literal
   if (typeof redacted === 'string') {
-    return redacted.length > maxLength ? `${redacted.slice(0, maxLength - 1)}…` : redacted;
+    return truncate(redacted, maxLength);
   }
   return boundedJson(redacted, maxLength);
 }

@@ -1,5 +1,6 @@
 import { logger } from '../internal/logger.js';
 import type { ToolCallInfo } from '../tool-call-listener.js';
+import { handleStrayPromise } from './stray-promise.js';
 import type { ErrorPolicy, ErrorPolicyDecision } from './types.js';
 
 /**
@@ -20,9 +21,22 @@ export function decideErrorPolicy(
   try {
     const decision = chosen(error, call);
     if (decision === 'report' || decision === 'rethrow') return decision;
-    logger.error(`errorPolicy for '${toolName}' returned ${String(decision)}; rethrowing`);
+    if (handleStrayPromise(decision, () => `errorPolicy for '${toolName}'`)) {
+      logger.error(`errorPolicy for '${toolName}' returned a Promise (it must decide synchronously); rethrowing`);
+    } else {
+      logger.error(`errorPolicy for '${toolName}' returned ${describeDecision(decision)}; rethrowing`);
+    }
   } catch (policyError) {
     logger.error(`errorPolicy for '${toolName}' threw; rethrowing`, policyError);
   }
   return 'rethrow';
+}
+
+/** `String()` of what a policy returned, safe on symbols and objects whose `toString` throws. */
+function describeDecision(decision: unknown): string {
+  try {
+    return String(decision);
+  } catch {
+    return typeof decision;
+  }
 }

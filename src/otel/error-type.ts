@@ -1,11 +1,17 @@
 import { ERROR_TYPE_VALUE_OTHER } from '@opentelemetry/semantic-conventions';
+import { boundedAttribute, sliceWellFormed, truncate } from './bounded-text.js';
 
 /**
  * The `error.type` of a thrown value: its `code` (as a string), else its `name`, else its
  * constructor's name; `_OTHER` for a value that is not an object, for a plain object without
  * `code`/`name`, and when reading the value throws. Never the message (cardinality, secrets).
+ * Bounded by `MAX_ATTRIBUTE_LENGTH`: it is a metric attribute, and a `code` can be anything.
  */
 export function errorTypeOf(error: unknown): string {
+  return boundedAttribute(unboundedErrorTypeOf(error));
+}
+
+function unboundedErrorTypeOf(error: unknown): string {
   if (error === null || (typeof error !== 'object' && typeof error !== 'function')) return ERROR_TYPE_VALUE_OTHER;
   try {
     // a DOMException's `code` is a legacy number (20 for AbortError, 0 for newer names): its name says what happened
@@ -25,7 +31,14 @@ export function errorTypeOf(error: unknown): string {
 }
 
 const MAX_MESSAGE_LENGTH = 1024;
-const STACK_LINE = /^\s*at .*$/gm;
+/**
+ * How much of a message is looked at. The message is cut to this before stack lines are
+ * stripped, so the work is linear in this bound whatever the message (a remote MCP server can
+ * send 100,000 newlines); text past it would be cut from the result anyway.
+ */
+const SCANNED_LENGTH = 4 * MAX_MESSAGE_LENGTH;
+/** One line (no `m` flag, no newline inside): anchored at its start, so a test is linear in the line. */
+const STACK_LINE = /^\s*at /;
 
 /**
  * A bounded, stack-free message for a thrown value: an error's `message`, or the value itself as
@@ -46,8 +59,20 @@ export function errorMessageOf(error: unknown): string {
   } catch {
     message = errorTypeOf(error);
   }
-  message = message.replace(STACK_LINE, '').trim();
-  return message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH - 1)}…` : message;
+  return truncate(withoutStackLines(sliceWellFormed(message, SCANNED_LENGTH)).trim(), MAX_MESSAGE_LENGTH);
+}
+
+/**
+ * `text` with its `at …` lines blanked, by one split and one anchored test per line: linear. (The
+ * multiline `/^\s*at .*$/gm` it replaces is quadratic on many newlines, `\s*` spanning them.)
+ */
+function withoutStackLines(text: string): string {
+  if (!text.includes('at ')) return text;
+  const lines = text.split('\n');
+  for (let index = 0; index < lines.length; index++) {
+    if (STACK_LINE.test(lines[index] as string)) lines[index] = '';
+  }
+  return lines.join('\n');
 }
 
 /** An object with a string `message` and `name`: worth an exception event. */

@@ -4,6 +4,7 @@ import {
   type Counter,
   context,
   type Histogram,
+  INVALID_SPAN_CONTEXT,
   isSpanContextValid,
   metrics,
   type Span,
@@ -13,9 +14,11 @@ import {
   trace,
 } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
+import { failureOutcomeOf } from '../internal/call-outcome.js';
 import { logger } from '../internal/logger.js';
 import type { ToolCallInfo, ToolCallListener } from '../tool-call-listener.js';
 import { VERSION } from '../version.js';
+import { boundedAttribute } from './bounded-text.js';
 import { captureContent } from './content-capture.js';
 import { decideErrorPolicy } from './error-policy.js';
 import { errorMessageOf, errorTypeOf, isErrorLike } from './error-type.js';
@@ -38,11 +41,12 @@ import {
   TOOL_CALL_ERROR_OUTCOME_VALUE_REPORTED,
   TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN,
 } from './semconv.js';
+import { handleStrayPromise } from './stray-promise.js';
 import type { OpenTelemetryToolCallListenerOptions, ToolCallSpanHook } from './types.js';
 
 const SCOPE_NAME = 'otel-tool-calls';
 
-/** The listener's per-call state (its correlation context): the span, and what the metrics need at the end. */
+/** The correlation context of one call: its span and what the metrics need at the end. */
 interface ToolCallSpanState {
   readonly span: Span;
   /** The parent context with the span set: the tool body runs in it. */
@@ -71,49 +75,80 @@ interface Instruments {
 export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallSpanState | undefined> {
   private readonly options: ReturnType<typeof resolveOptions>;
   private readonly tracer: Tracer;
+  /** `options.agentName` as a metric attribute: bounded. */
+  private readonly agentName: string | undefined;
   private instruments: Instruments | undefined;
 
   constructor(options?: OpenTelemetryToolCallListenerOptions) {
     this.options = resolveOptions(options);
+    this.agentName = this.options.agentName === undefined ? undefined : boundedAttribute(this.options.agentName);
     const tracerProvider = this.options.tracerProvider ?? trace.getTracerProvider();
     this.tracer = tracerProvider.getTracer(SCOPE_NAME, VERSION);
   }
 
   beforeCall(toolName: string, toolInput: unknown, call: ToolCallInfo): ToolCallSpanState | undefined {
+    const name = nameOf(toolName);
     try {
       const { options } = this;
-      const toolType = attributeText(call.attributes?.[ATTR_GEN_AI_TOOL_TYPE]) ?? GEN_AI_TOOL_TYPE_VALUE_FUNCTION;
-      const attributes: Attributes = { ...call.attributes };
-      attributes[ATTR_GEN_AI_OPERATION_NAME] = GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL;
-      attributes[ATTR_GEN_AI_TOOL_NAME] = toolName;
-      attributes[ATTR_GEN_AI_TOOL_TYPE] = toolType;
-      if (call.toolCallId !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ID] = call.toolCallId;
-      const description = attributeText(call.toolDefinition?.description);
-      if (description !== undefined) attributes[ATTR_GEN_AI_TOOL_DESCRIPTION] = description;
-      if (options.agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = options.agentName;
+      const toolType = boundedAttribute(
+        attributeText(call.attributes?.[ATTR_GEN_AI_TOOL_TYPE]) ?? GEN_AI_TOOL_TYPE_VALUE_FUNCTION,
+      );
       const startTime = performance.now();
       const parent = context.active();
-      const span = this.tracer.startSpan(
-        `${GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL} ${toolName}`,
-        { kind: SpanKind.INTERNAL, attributes, startTime },
-        parent,
-      );
-      // after the start, and only for a recording span: no serialization when nothing is exported
-      if (options.captureContent && span.isRecording()) {
-        span.setAttribute(
-          ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
-          captureContent(toolInput, { kind: 'arguments', toolName }, options.redact, options.maxContentLength),
-        );
+      let span: Span;
+      try {
+        span = this.startSpan(name, toolInput, call, toolType, startTime, parent);
+      } catch (error) {
+        // metrics must not depend on tracing (a span processor whose onStart throws): the call is
+        // still measured and counted, on a span that records nothing
+        logger.error(`could not start the span of '${name}'`, error);
+        span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
       }
       // no SDK (or no valid parent): the span has an invalid context, and the parent context is as good
       const spanContext = isSpanContextValid(span.spanContext()) ? trace.setSpan(parent, span) : parent;
       const state: ToolCallSpanState = { span, spanContext, startTime, toolType };
-      this.runHook('onSpanStart', options.onSpanStart, span, { toolName, toolInput, call });
+      this.runHook('onSpanStart', options.onSpanStart, span, { toolName: name, toolInput, call });
       return state;
     } catch (error) {
-      logger.error(`could not start the span of '${toolName}'`, error);
+      logger.error(`could not start the telemetry of '${name}'`, error);
       return undefined;
     }
+  }
+
+  private startSpan(
+    name: string,
+    toolInput: unknown,
+    call: ToolCallInfo,
+    toolType: string,
+    startTime: number,
+    parent: Context,
+  ): Span {
+    const { options } = this;
+    const attributes: Attributes = { ...call.attributes };
+    attributes[ATTR_GEN_AI_OPERATION_NAME] = GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL;
+    attributes[ATTR_GEN_AI_TOOL_NAME] = name;
+    attributes[ATTR_GEN_AI_TOOL_TYPE] = toolType;
+    if (call.toolCallId !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ID] = call.toolCallId;
+    const description = attributeText(call.toolDefinition?.description);
+    if (description !== undefined) attributes[ATTR_GEN_AI_TOOL_DESCRIPTION] = description;
+    if (this.agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = this.agentName;
+    const span = this.tracer.startSpan(
+      `${GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL} ${name}`,
+      { kind: SpanKind.INTERNAL, attributes, startTime },
+      parent,
+    );
+    // after the start, and only for a recording span: no serialization when nothing is exported
+    if (options.captureContent && span.isRecording()) {
+      try {
+        span.setAttribute(
+          ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+          captureContent(toolInput, { kind: 'arguments', toolName: name }, options.redact, options.maxContentLength),
+        );
+      } catch (error) {
+        logger.error(`could not capture the arguments of '${name}'`, error);
+      }
+    }
+    return span;
   }
 
   runInContext<R>(state: ToolCallSpanState | undefined, run: () => R): R {
@@ -127,13 +162,13 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     try {
       const text = captureContent(
         result,
-        { kind: 'result', toolName },
+        { kind: 'result', toolName: nameOf(toolName) },
         this.options.redact,
         this.options.maxContentLength,
       );
       state.span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, text);
     } catch (error) {
-      logger.error(`could not capture the result of '${toolName}'`, error);
+      logger.error(`could not capture the result of '${nameOf(toolName)}'`, error);
     }
   }
 
@@ -145,27 +180,37 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     call: ToolCallInfo,
   ): string | null {
     const { options } = this;
-    const decision = decideErrorPolicy(options.errorPolicy, options.toolErrorPolicies, toolName, error, call);
+    const name = nameOf(toolName);
+    // policies and formatError get the name as given; telemetry and the default text the bounded one
+    const givenName = typeof toolName === 'string' ? toolName : name;
+    const decision = decideErrorPolicy(options.errorPolicy, options.toolErrorPolicies, givenName, error, call);
     const outcome =
       decision === 'report' ? TOOL_CALL_ERROR_OUTCOME_VALUE_REPORTED : TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN;
-    if (state) this.recordError(state, toolName, error, outcome);
-    return decision === 'report' ? this.reportText(toolName, error, call) : null;
+    if (state) this.recordError(state, name, error, outcome);
+    return decision === 'report' ? this.reportText(givenName, name, error, call) : null;
   }
 
   afterCompletion(state: ToolCallSpanState | undefined, toolName: string, toolInput: unknown, call: ToolCallInfo) {
     if (!state) return;
-    const { span, startTime, toolType, errorType, outcome } = state;
+    const name = nameOf(toolName);
+    const { span, startTime, toolType, errorType } = state;
+    const outcome = this.finalOutcome(state, call);
     this.runHook('onSpanEnd', this.options.onSpanEnd, span, {
-      toolName,
+      toolName: name,
       toolInput,
       call,
       ...(errorType === undefined ? { result: state.result } : { error: state.error }),
     });
+    const endTime = performance.now();
+    // each in its own guard: a span processor whose onEnd throws must not cost the metrics
     try {
-      const endTime = performance.now();
       span.end(endTime);
-      const attributes: Attributes = { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_GEN_AI_TOOL_TYPE]: toolType };
-      if (this.options.agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = this.options.agentName;
+    } catch (error) {
+      logger.error(`could not end the span of '${name}'`, error);
+    }
+    try {
+      const attributes: Attributes = { [ATTR_GEN_AI_TOOL_NAME]: name, [ATTR_GEN_AI_TOOL_TYPE]: toolType };
+      if (this.agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = this.agentName;
       if (errorType !== undefined) attributes[ATTR_ERROR_TYPE] = errorType;
       const instruments = this.getInstruments();
       instruments.duration.record((endTime - startTime) / 1000, attributes);
@@ -174,19 +219,39 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
         instruments.errors.add(1, { ...attributes, [ATTR_TOOL_CALL_ERROR_OUTCOME]: outcome as string });
       }
     } catch (error) {
-      logger.error(`could not end the span of '${toolName}'`, error);
+      // the wording the first battery checks for: the end of the call's telemetry failed
+      logger.error(`could not end the span of '${name}': recording its metrics failed`, error);
     }
   }
 
-  private recordError(state: ToolCallSpanState, toolName: string, error: unknown, outcome: string) {
+  /**
+   * The outcome of a failure as the caller saw it. `onError` only knows this listener's wish; the
+   * decorator records what it actually did (in a composite another listener's report text wins
+   * over this listener's rethrow, and a throwing `onError` turns a report into a throw), and the
+   * span and counter say that.
+   */
+  private finalOutcome(state: ToolCallSpanState, call: ToolCallInfo): string | undefined {
+    if (state.errorType === undefined) return undefined;
+    const actual = failureOutcomeOf(call);
+    if (actual === undefined || actual === state.outcome) return state.outcome;
+    state.outcome = actual;
     try {
-      const errorType = errorTypeOf(error);
-      state.error = error;
-      state.errorType = errorType;
-      state.outcome = outcome;
+      state.span.setAttribute(ATTR_TOOL_CALL_ERROR_OUTCOME, actual);
+    } catch (error) {
+      logger.error('could not correct the error outcome of a span', error);
+    }
+    return actual;
+  }
+
+  private recordError(state: ToolCallSpanState, toolName: string, error: unknown, outcome: string) {
+    // what the metrics need first, so that a failing span cannot cost them
+    state.error = error;
+    state.errorType = errorTypeOf(error);
+    state.outcome = outcome;
+    try {
       const { span } = state;
       span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessageOf(error) });
-      span.setAttribute(ATTR_ERROR_TYPE, errorType);
+      span.setAttribute(ATTR_ERROR_TYPE, state.errorType);
       span.setAttribute(ATTR_TOOL_CALL_ERROR_OUTCOME, outcome);
       if (this.options.recordException && isErrorLike(error)) span.recordException(error);
     } catch (recordError) {
@@ -195,18 +260,19 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
   }
 
   /** The user's `formatError`, falling back to the default text if it throws or is not a string. */
-  private reportText(toolName: string, error: unknown, call: ToolCallInfo): string {
+  private reportText(toolName: string, boundedName: string, error: unknown, call: ToolCallInfo): string {
     const { formatError } = this.options;
     if (formatError !== defaultFormatError) {
       try {
         const text = formatError(toolName, error, call);
         if (typeof text === 'string') return text;
+        handleStrayPromise(text, () => `formatError for '${toolName}'`);
         logger.error(`formatError for '${toolName}' returned ${typeof text}; using the default text`);
       } catch (formatFailure) {
         logger.error(`formatError for '${toolName}' threw; using the default text`, formatFailure);
       }
     }
-    return defaultFormatError(toolName, error, call);
+    return defaultFormatError(boundedName, error, call);
   }
 
   // Looked up at the first call, not in the constructor: the global metrics API has no proxy,
@@ -237,10 +303,25 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
   ) {
     if (!hook) return;
     try {
-      hook(span, event);
+      const returned: unknown = hook(span, event);
+      // an async hook: its rejection must not end the host (the message is only built then)
+      if (returned !== undefined) handleStrayPromise(returned, () => `${name} hook for '${event.toolName}'`);
     } catch (error) {
       logger.error(`${name} hook threw for '${event.toolName}'`, error);
     }
+  }
+}
+
+/**
+ * The tool name as span name, attribute and metric attribute: bounded (a 1 MB name must not be a
+ * metric attribute). The decorator always passes a string; a listener called directly may not be.
+ */
+function nameOf(toolName: unknown): string {
+  if (typeof toolName === 'string') return boundedAttribute(toolName);
+  try {
+    return boundedAttribute(String(toolName));
+  } catch {
+    return '[unnamed tool]';
   }
 }
 

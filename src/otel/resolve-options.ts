@@ -34,12 +34,7 @@ export function resolveOptions(options: OpenTelemetryToolCallListenerOptions = {
   assertProvider(resolved.tracerProvider, 'tracerProvider', 'getTracer');
   assertProvider(resolved.meterProvider, 'meterProvider', 'getMeter');
   assertErrorPolicy(resolved.errorPolicy, 'errorPolicy');
-  if (typeof resolved.toolErrorPolicies !== 'object' || resolved.toolErrorPolicies === null) {
-    throw new TypeError('OpenTelemetryToolCallListener: `toolErrorPolicies` must be an object of tool name to policy');
-  }
-  for (const [tool, policy] of Object.entries(resolved.toolErrorPolicies)) {
-    assertErrorPolicy(policy, `toolErrorPolicies[${JSON.stringify(tool)}]`);
-  }
+  const toolErrorPolicies = snapshotToolPolicies(resolved.toolErrorPolicies);
   if (typeof resolved.captureContent !== 'boolean') fail('captureContent', 'a boolean');
   if (typeof resolved.recordException !== 'boolean') fail('recordException', 'a boolean');
   if (!Number.isSafeInteger(resolved.maxContentLength) || resolved.maxContentLength < 1) {
@@ -49,7 +44,31 @@ export function resolveOptions(options: OpenTelemetryToolCallListenerOptions = {
   for (const name of ['formatError', 'redact', 'onSpanStart', 'onSpanEnd'] as const) {
     if (resolved[name] !== undefined && typeof resolved[name] !== 'function') fail(name, 'a function');
   }
-  return resolved;
+  return { ...resolved, toolErrorPolicies };
+}
+
+/**
+ * A frozen, null-prototype copy of `toolErrorPolicies`, each policy read (and validated) once,
+ * here: `onError` must not run a getter added to the user's object later, nor see a policy that
+ * was never validated. Later changes to the object given are not seen: the policies are fixed at
+ * construction, as every other option is.
+ */
+function snapshotToolPolicies(policies: unknown): Readonly<Record<string, ErrorPolicy>> {
+  if (typeof policies !== 'object' || policies === null) {
+    throw new TypeError('OpenTelemetryToolCallListener: `toolErrorPolicies` must be an object of tool name to policy');
+  }
+  let entries: [string, unknown][];
+  try {
+    entries = Object.entries(policies);
+  } catch (error) {
+    throw new TypeError('OpenTelemetryToolCallListener: `toolErrorPolicies` could not be read', { cause: error });
+  }
+  const snapshot: Record<string, ErrorPolicy> = Object.create(null);
+  for (const [tool, policy] of entries) {
+    assertErrorPolicy(policy, `toolErrorPolicies[${JSON.stringify(tool)}]`);
+    snapshot[tool] = policy;
+  }
+  return Object.freeze(snapshot);
 }
 
 /** Only `true`/`false` (any case) are understood; anything else is ignored with a warning. */
