@@ -5,7 +5,7 @@ import { wrapTools } from 'otel-tool-calls/ai-sdk';
 import { ATTR_GEN_AI_TOOL_CALL_ID } from 'otel-tool-calls/semconv';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { toolCallThenText } from '../test/adapters/ai-sdk-mock-model.js';
+import { toolCallThenText } from '../test/adapters/ai-sdk/mock-model.js';
 import { createTestTelemetry } from '../test/helpers/otel-sdk.js';
 
 /**

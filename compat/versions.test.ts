@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { toolCallThenText } from '../test/adapters/ai-sdk-mock-model.js';
+import { toolCallThenText } from '../test/adapters/ai-sdk/mock-model.js';
 import { createTestTelemetry, trace } from '../test/helpers/otel-sdk.js';
 
 /**
