@@ -2,7 +2,7 @@ import { LegacyOpenTelemetry, OpenTelemetry } from '@ai-sdk/otel';
 import { generateText, stepCountIs, tool } from 'ai';
 import { OpenTelemetryToolCallListener } from 'otel-tool-calls';
 import { wrapTools } from 'otel-tool-calls/ai-sdk';
-import { ATTR_GEN_AI_TOOL_CALL_ID } from 'otel-tool-calls/semconv';
+import { ATTR_GEN_AI_TOOL_CALL_ID, METRIC_GEN_AI_EXECUTE_TOOL_DURATION } from 'otel-tool-calls/semconv';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toolCallThenText } from '../test/adapters/ai-sdk/mock-model.js';
@@ -27,6 +27,8 @@ beforeEach(() => {
 /** The spans finished by the current test. */
 const spans = () => telemetry.spans().slice(before);
 const named = (name: string) => spans().filter((span) => span.name === name);
+const executeToolSamples = async () =>
+  (await telemetry.histogramPoints(METRIC_GEN_AI_EXECUTE_TOOL_DURATION)).reduce((n, point) => n + point.value.count, 0);
 const parentOf = (span: { parentSpanContext?: { spanId: string } }) => span.parentSpanContext?.spanId;
 
 const weather = tool({
@@ -73,8 +75,9 @@ describe('wrapTools with the OpenTelemetry listener under ai 7 and @ai-sdk/otel'
     expect(parentOf(named('ai.generateText')[0]!)).toBe(named('agent run')[0]!.spanContext().spanId);
   });
 
-  it("with the GenAI OpenTelemetry integration, the AI SDK's own execute_tool span is the parent of the listener's", async () => {
-    const listener = new OpenTelemetryToolCallListener({ tracerProvider });
+  it("with the GenAI OpenTelemetry integration, the listener joins the AI SDK's own execute_tool span: one span, one sample", async () => {
+    const listener = new OpenTelemetryToolCallListener({ tracerProvider, meterProvider: telemetry.meterProvider });
+    const samplesBefore = await executeToolSamples();
 
     await underAgentRun(() =>
       generateText({
@@ -86,15 +89,34 @@ describe('wrapTools with the OpenTelemetry listener under ai 7 and @ai-sdk/otel'
       }),
     );
 
-    // both make a span named `execute_tool weather`: the integration's (scope of `tracer`) and ours
+    // the integration's span (scope of `tracer`) stands for the call: no second one of ours
+    const toolSpans = named('execute_tool weather');
+    expect(toolSpans).toHaveLength(1);
+    expect(toolSpans[0]!.instrumentationScope.name).not.toBe('otel-tool-calls');
+    expect(toolSpans[0]!.attributes[ATTR_GEN_AI_TOOL_CALL_ID]).toBe('call-7');
+    expect(parentOf(named('GET /weather')[0]!)).toBe(toolSpans[0]!.spanContext().spanId);
+    // and the histogram, which the integration does not record, has the call's one sample
+    expect((await executeToolSamples()) - samplesBefore).toBe(1);
+  });
+
+  it("with keepNestedSpans, the listener keeps its own span as a child of the integration's", async () => {
+    const listener = new OpenTelemetryToolCallListener({ tracerProvider, keepNestedSpans: true });
+
+    await underAgentRun(() =>
+      generateText({
+        model: toolCallThenText({ toolName: 'weather', input: { city: 'Kyiv' }, toolCallId: 'call-8' }),
+        tools: wrapTools({ weather }, listener),
+        stopWhen: stepCountIs(3),
+        prompt: 'Weather in Kyiv?',
+        telemetry: { integrations: [new OpenTelemetry({ tracer })] },
+      }),
+    );
+
     const toolSpans = named('execute_tool weather');
     const ours = toolSpans.filter((span) => span.instrumentationScope.name === 'otel-tool-calls');
     const theirs = toolSpans.filter((span) => span.instrumentationScope.name !== 'otel-tool-calls');
     expect(ours).toHaveLength(1);
     expect(theirs).toHaveLength(1);
     expect(parentOf(ours[0]!)).toBe(theirs[0]!.spanContext().spanId);
-    expect(ours[0]!.attributes[ATTR_GEN_AI_TOOL_CALL_ID]).toBe('call-7');
-    expect(theirs[0]!.attributes[ATTR_GEN_AI_TOOL_CALL_ID]).toBe('call-7');
-    expect(parentOf(named('GET /weather')[0]!)).toBe(ours[0]!.spanContext().spanId);
   });
 });

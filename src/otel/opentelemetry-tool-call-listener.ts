@@ -22,6 +22,14 @@ import { boundedAttribute } from './bounded-text.js';
 import { captureContent } from './content-capture.js';
 import { decideErrorPolicy } from './error-policy.js';
 import { errorMessageOf, errorTypeOf, isErrorLike } from './error-type.js';
+import {
+  type CallIdentity,
+  closeToolCall,
+  type OpenToolCall,
+  type OuterToolCall,
+  openToolCall,
+  outerToolCall,
+} from './outer-tool-call.js';
 import { defaultFormatError, resolveOptions } from './resolve-options.js';
 import {
   ATTR_GEN_AI_AGENT_NAME,
@@ -46,18 +54,17 @@ import type { OpenTelemetryToolCallListenerOptions, ToolCallSpanHook } from './t
 
 const SCOPE_NAME = 'otel-tool-calls';
 
-/** The correlation context of one call: its span and what the metrics need at the end. */
-interface ToolCallSpanState {
+/** The listener's per-call state (its correlation context): the span, and what the metrics need at the end. */
+interface ToolCallSpanState extends OpenToolCall {
+  /** The call's own span, or the `execute_tool` span it joined. */
   readonly span: Span;
   /** The parent context with the span set: the tool body runs in it. */
   readonly spanContext: Context;
   /** `performance.now()` at the start; the span gets the same start and end as the histogram. */
   readonly startTime: number;
-  readonly toolType: string;
   result?: unknown;
-  error?: unknown;
-  errorType?: string;
-  outcome?: string;
+  /** The span of an outer call that already stands for this one: no span of its own (outer-tool-call.ts). */
+  readonly joined?: OuterToolCall;
 }
 
 interface Instruments {
@@ -95,6 +102,9 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       );
       const startTime = performance.now();
       const parent = context.active();
+      const identity = { toolName: name, toolCallId: call.toolCallId, framework: call.framework, toolInput };
+      const outer = options.keepNestedSpans ? undefined : outerToolCall(parent, identity);
+      if (outer !== undefined) return this.join(outer, identity, call, toolType, startTime, parent);
       let span: Span;
       try {
         span = this.startSpan(name, toolInput, call, toolType, startTime, parent);
@@ -106,7 +116,9 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       }
       // no SDK (or no valid parent): the span has an invalid context, and the parent context is as good
       const spanContext = isSpanContextValid(span.spanContext()) ? trace.setSpan(parent, span) : parent;
-      const state: ToolCallSpanState = { span, spanContext, startTime, toolType };
+      const state: ToolCallSpanState = { ...identity, span, spanContext, startTime, toolType };
+      // a call nested in this one (the same tool observed twice) joins this span while it is open
+      if (spanContext !== parent) openToolCall(span, state);
       this.runHook('onSpanStart', options.onSpanStart, span, { toolName: name, toolInput, call });
       return state;
     } catch (error) {
@@ -137,18 +149,51 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       { kind: SpanKind.INTERNAL, attributes, startTime },
       parent,
     );
-    // after the start, and only for a recording span: no serialization when nothing is exported
-    if (options.captureContent && span.isRecording()) {
-      try {
-        span.setAttribute(
-          ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
-          captureContent(toolInput, { kind: 'arguments', toolName: name }, options.redact, options.maxContentLength),
-        );
-      } catch (error) {
-        logger.error(`could not capture the arguments of '${name}'`, error);
-      }
-    }
+    this.captureArguments(span, name, toolInput);
     return span;
+  }
+
+  /**
+   * A call nested in an `execute_tool` span that already stands for it (outer-tool-call.ts): no
+   * second span. The existing span gets what this call knows (its adapter's attributes, such as
+   * MCP's, and captured arguments), later its error, and the call still gives one histogram sample:
+   * the outer call's, when the outer call is this package's, else this call's own.
+   */
+  private join(
+    outer: OuterToolCall,
+    identity: CallIdentity,
+    call: ToolCallInfo,
+    toolType: string,
+    startTime: number,
+    parent: Context,
+  ): ToolCallSpanState {
+    const { span } = outer;
+    const name = identity.toolName;
+    const explicitType = attributeText(call.attributes?.[ATTR_GEN_AI_TOOL_TYPE]) !== undefined;
+    if (outer.owner === 'this-package' && explicitType) outer.call.toolType = toolType;
+    if (span.isRecording()) {
+      try {
+        if (call.attributes !== undefined) span.setAttributes(call.attributes);
+      } catch (error) {
+        logger.error(`could not add the attributes of '${name}' to the span it joined`, error);
+      }
+      this.captureArguments(span, name, identity.toolInput);
+    }
+    return { ...identity, span, spanContext: parent, startTime, toolType, joined: outer };
+  }
+
+  // only for a recording span: no serialization when nothing is exported
+  private captureArguments(span: Span, name: string, toolInput: unknown): void {
+    const { options } = this;
+    if (!options.captureContent || !span.isRecording()) return;
+    try {
+      span.setAttribute(
+        ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+        captureContent(toolInput, { kind: 'arguments', toolName: name }, options.redact, options.maxContentLength),
+      );
+    } catch (error) {
+      logger.error(`could not capture the arguments of '${name}'`, error);
+    }
   }
 
   runInContext<R>(state: ToolCallSpanState | undefined, run: () => R): R {
@@ -193,21 +238,35 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
   afterCompletion(state: ToolCallSpanState | undefined, toolName: string, toolInput: unknown, call: ToolCallInfo) {
     if (!state) return;
     const name = nameOf(toolName);
-    const { span, startTime, toolType, errorType } = state;
+    const { span, startTime, toolType, errorType, joined } = state;
     const outcome = this.finalOutcome(state, call);
-    this.runHook('onSpanEnd', this.options.onSpanEnd, span, {
-      toolName: name,
-      toolInput,
-      call,
-      ...(errorType === undefined ? { result: state.result } : { error: state.error }),
-    });
-    const endTime = performance.now();
-    // each in its own guard: a span processor whose onEnd throws must not cost the metrics
-    try {
-      span.end(endTime);
-    } catch (error) {
-      logger.error(`could not end the span of '${name}'`, error);
+    if (joined?.owner === 'this-package' && !joined.call.completed) {
+      // the outer call gives the one sample; it learns of this call's failure for it
+      const outer = joined.call;
+      if (errorType !== undefined && outer.errorType === undefined) {
+        outer.error = state.error;
+        outer.errorType = errorType;
+        outer.outcome = outcome;
+      }
+      return;
     }
+    const endTime = performance.now();
+    if (joined === undefined) {
+      this.runHook('onSpanEnd', this.options.onSpanEnd, span, {
+        toolName: name,
+        toolInput,
+        call,
+        ...(errorType === undefined ? { result: state.result } : { error: state.error }),
+      });
+      closeToolCall(span);
+      // each in its own guard: a span processor whose onEnd throws must not cost the metrics
+      try {
+        span.end(endTime);
+      } catch (error) {
+        logger.error(`could not end the span of '${name}'`, error);
+      }
+    }
+    state.completed = true;
     try {
       const attributes: Attributes = { [ATTR_GEN_AI_TOOL_NAME]: name, [ATTR_GEN_AI_TOOL_TYPE]: toolType };
       if (this.agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = this.agentName;

@@ -11,7 +11,13 @@ export const defaultFormatError: FormatError = (toolName, error) =>
 type Resolved = Required<
   Pick<
     OpenTelemetryToolCallListenerOptions,
-    'errorPolicy' | 'toolErrorPolicies' | 'formatError' | 'captureContent' | 'maxContentLength' | 'recordException'
+    | 'errorPolicy'
+    | 'toolErrorPolicies'
+    | 'formatError'
+    | 'captureContent'
+    | 'maxContentLength'
+    | 'recordException'
+    | 'keepNestedSpans'
   >
 > &
   OpenTelemetryToolCallListenerOptions;
@@ -30,6 +36,7 @@ export function resolveOptions(options: OpenTelemetryToolCallListenerOptions = {
     captureContent: options.captureContent === undefined ? captureContentFromEnv() : options.captureContent,
     maxContentLength: fill(options.maxContentLength, DEFAULT_MAX_CONTENT_LENGTH),
     recordException: fill(options.recordException, true),
+    keepNestedSpans: fill(options.keepNestedSpans, false),
   };
   assertProvider(resolved.tracerProvider, 'tracerProvider', 'getTracer');
   assertProvider(resolved.meterProvider, 'meterProvider', 'getMeter');
@@ -37,6 +44,7 @@ export function resolveOptions(options: OpenTelemetryToolCallListenerOptions = {
   const toolErrorPolicies = snapshotToolPolicies(resolved.toolErrorPolicies);
   if (typeof resolved.captureContent !== 'boolean') fail('captureContent', 'a boolean');
   if (typeof resolved.recordException !== 'boolean') fail('recordException', 'a boolean');
+  if (typeof resolved.keepNestedSpans !== 'boolean') fail('keepNestedSpans', 'a boolean');
   if (!Number.isSafeInteger(resolved.maxContentLength) || resolved.maxContentLength < 1) {
     fail('maxContentLength', 'a positive integer');
   }

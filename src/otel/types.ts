@@ -64,8 +64,16 @@ export interface OpenTelemetryToolCallListenerOptions {
   readonly agentName?: string;
   /** Add an exception event to the span for a thrown Error (Jaeger shows it as a log). @default true */
   readonly recordException?: boolean;
-  /** Called after the span starts, before the tool runs. @default none */
+  /**
+   * A call that starts inside an `execute_tool` span already standing for the same tool call (the
+   * same tool observed by two adapters, or by `@ai-sdk/otel` and this package) joins that span:
+   * one span and one histogram sample per call. `true` gives the nested call a span (and a
+   * sample) of its own, as two operations. See docs/opentelemetry.md, "One span per call".
+   * @default false
+   */
+  readonly keepNestedSpans?: boolean;
+  /** Called after the span starts, before the tool runs (not for a call that joined a span). @default none */
   readonly onSpanStart?: ToolCallSpanHook;
-  /** Called just before the span ends. @default none */
+  /** Called just before the span ends (not for a call that joined a span). @default none */
   readonly onSpanEnd?: ToolCallSpanHook;
 }

@@ -20,7 +20,13 @@ export function readmeInstallCommand(nodeLine: string): string[] {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const block = readme.split(`# ${nodeLine}`)[1];
   if (block === undefined) throw new Error(`README.md has no install command for "${nodeLine}"`);
-  const command = (block.split('\n\n')[0] as string).split('\n').slice(1).join(' ').replace(/\\\s+/g, ' ');
+  // the command's lines, up to a blank line or the end of the code block
+  const lines = block.split('\n').slice(1);
+  const end = lines.findIndex((line) => line.trim() === '' || line.startsWith('```'));
+  const command = lines
+    .slice(0, end === -1 ? undefined : end)
+    .join(' ')
+    .replace(/\\\s+/g, ' ');
   const words = command.trim().split(/\s+/);
   if (words[0] !== 'npm' || words[1] !== 'install') throw new Error(`not an npm install: ${command}`);
   return words.slice(2);

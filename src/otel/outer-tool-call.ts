@@ -1,0 +1,107 @@
+import { type Context, type Span, trace } from '@opentelemetry/api';
+import {
+  ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_GEN_AI_TOOL_CALL_ID,
+  ATTR_GEN_AI_TOOL_NAME,
+  GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
+} from './semconv.js';
+
+/** What a call observed by this package shares with a call nested in it, while it is open. */
+export interface OpenToolCall extends CallIdentity {
+  /** The metric attribute; a nested MCP call makes it `extension`. */
+  toolType: string;
+  error?: unknown;
+  errorType?: string;
+  outcome?: string;
+  /** Set once the call recorded its metrics: a nested call that ends later records its own. */
+  completed?: boolean;
+}
+
+/** What tells one tool call from another. */
+export interface CallIdentity {
+  readonly toolName: string;
+  readonly toolCallId: string | undefined;
+  /** `ToolCallInfo.framework`: which layer observed the call. */
+  readonly framework: string | undefined;
+  readonly toolInput: unknown;
+}
+
+/** The `execute_tool` span a nested call joins instead of starting its own. */
+export type OuterToolCall =
+  | { readonly owner: 'this-package'; readonly span: Span; readonly call: OpenToolCall }
+  | { readonly owner: 'other'; readonly span: Span };
+
+// One registry per process, found by a global symbol: the package loaded twice (its ESM and its
+// CommonJS build, or two versions) still sees its own spans as its own, and counts a call once.
+const REGISTRY = Symbol.for('otel-tool-calls.open-tool-calls');
+const registry = globalThis as { [REGISTRY]?: WeakMap<Span, OpenToolCall> };
+const openCalls: WeakMap<Span, OpenToolCall> = (registry[REGISTRY] ??= new WeakMap());
+
+/** Registers the span of a call in flight, so that a call nested in it can join it. */
+export function openToolCall(span: Span, call: OpenToolCall): void {
+  openCalls.set(span, call);
+}
+
+export function closeToolCall(span: Span): void {
+  openCalls.delete(span);
+}
+
+/**
+ * The `execute_tool` span that already stands for this call, if the span active where it starts
+ * is one: a tool observed twice (an AI SDK tool whose `execute` calls an instrumented MCP client,
+ * a tool wrapped twice, the AI SDK's own `execute_tool` span of `@ai-sdk/otel`).
+ *
+ * The evidence, all of it required:
+ * - the active span is a call this package has open (any listener, any adapter), or a recording
+ *   span whose own attributes (readable on the SDK's spans) say `gen_ai.operation.name` =
+ *   `execute_tool`; a span whose attributes cannot be read is no evidence;
+ * - its `gen_ai.tool.name` is this call's tool name;
+ * - their `gen_ai.tool.call.id`s are equal; or, where one has none (an MCP client call has none),
+ *   the two are different layers (frameworks: an MCP client call in an AI SDK tool; another
+ *   instrumentation's span counts as another layer) or were handed the same input (a tool wrapped
+ *   twice). A tool that calls itself is neither: each of its calls has a span.
+ * A span in between (the tool's own HTTP span) means another operation: the call gets its own span.
+ */
+export function outerToolCall(parent: Context, call: CallIdentity): OuterToolCall | undefined {
+  const span = trace.getSpan(parent);
+  if (span === undefined) return undefined;
+  const own = openCalls.get(span);
+  if (own !== undefined) return sameCall(own, call) ? { owner: 'this-package', span, call: own } : undefined;
+  return foreignToolSpan(span, call) ? { owner: 'other', span } : undefined;
+}
+
+function foreignToolSpan(span: Span, call: CallIdentity): boolean {
+  try {
+    // an ended span (or one sampled out) cannot be written to: no use joining it
+    if (!span.isRecording()) return false;
+    const { attributes } = span as Partial<{ attributes: Record<string, unknown> }>;
+    if (attributes === null || typeof attributes !== 'object') return false;
+    if (attributes[ATTR_GEN_AI_OPERATION_NAME] !== GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL) return false;
+    const id = attributes[ATTR_GEN_AI_TOOL_CALL_ID];
+    const outer = {
+      toolName: attributes[ATTR_GEN_AI_TOOL_NAME],
+      toolCallId: typeof id === 'string' ? id : undefined,
+      framework: FOREIGN_LAYER,
+      toolInput: FOREIGN_LAYER,
+    };
+    return sameCall(outer, call);
+  } catch {
+    return false; // a span whose attributes cannot be read says nothing
+  }
+}
+
+/** The framework and input of a span another instrumentation made: unlike any of this package's. */
+const FOREIGN_LAYER = Symbol('another instrumentation');
+
+interface OuterIdentity {
+  readonly toolName: unknown;
+  readonly toolCallId: string | undefined;
+  readonly framework: unknown;
+  readonly toolInput: unknown;
+}
+
+function sameCall(outer: OuterIdentity, call: CallIdentity): boolean {
+  if (outer.toolName !== call.toolName) return false;
+  if (outer.toolCallId !== undefined && call.toolCallId !== undefined) return outer.toolCallId === call.toolCallId;
+  return outer.framework !== call.framework || Object.is(outer.toolInput, call.toolInput);
+}
