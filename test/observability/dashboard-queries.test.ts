@@ -7,13 +7,13 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  binaryGate,
   type PrometheusSeries,
   type RunningPrometheus,
   skipOrFail,
   startPrometheus,
   waitFor,
 } from '../helpers/prometheus.js';
+import { binaryRows } from '../helpers/service-binaries.js';
 import { type InstrumentedApp, startInstrumentedApp } from './instrumented-app.js';
 
 interface Target {
@@ -51,7 +51,7 @@ const dashboard = JSON.parse(
   ),
 ) as Dashboard;
 const rulesFile = fileURLToPath(new URL('../../observability/prometheus/rules/tool-calls.rules.yml', import.meta.url));
-const prometheusGate = binaryGate('prometheus', 'prometheus');
+const prometheusBinaries = binaryRows('prometheus', { binary: 'prometheus', package: 'prometheus' });
 
 /**
  * Grafana's substitution for the few variables the dashboard uses. The rate window is wider than four
@@ -86,7 +86,7 @@ function linksOf(panel: Panel): Array<{ url: string }> {
 
 const allQueries = dashboard.panels.flatMap((panel) => panel.targets.map((target) => ({ panel, target })));
 
-describe('Tool calls dashboard on a real Prometheus', () => {
+describe.each(prometheusBinaries)('Tool calls dashboard on a real Prometheus: $label', ({ gate: prometheusGate }) => {
   let prometheus: RunningPrometheus | undefined;
   let app: InstrumentedApp | undefined;
 

@@ -7,7 +7,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  binaryGate,
   type PrometheusAlert,
   type PrometheusAlertingRule,
   type RunningPrometheus,
@@ -15,13 +14,14 @@ import {
   startPrometheus,
   waitFor,
 } from '../helpers/prometheus.js';
+import { binaryRows } from '../helpers/service-binaries.js';
 import { type InstrumentedApp, startInstrumentedApp } from './instrumented-app.js';
 
 const rulesFile = fileURLToPath(new URL('../../observability/prometheus/rules/tool-calls.rules.yml', import.meta.url));
-const prometheusGate = binaryGate('prometheus', 'prometheus');
+const prometheusBinaries = binaryRows('prometheus', { binary: 'prometheus', package: 'prometheus' });
 const JOB = 'tool-calls-demo';
 
-describe('ToolCallErrorRatioHigh on a real Prometheus', () => {
+describe.each(prometheusBinaries)('ToolCallErrorRatioHigh on a real Prometheus: $label', ({ gate: prometheusGate }) => {
   let prometheus: RunningPrometheus | undefined;
   let app: InstrumentedApp | undefined;
 
