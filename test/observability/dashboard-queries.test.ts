@@ -2,6 +2,7 @@
  * The "Tool calls" Grafana dashboard works on real data: a real Prometheus scrapes a real app instrumented
  * with OpenTelemetryToolCallListener and the OpenTelemetry Prometheus exporter, and every panel query
  * (template variables substituted as Grafana would) returns data, for "All" and for one selected tool.
+ * On each Prometheus there is: the Prometheus 3 that scripts/services.sh builds, and Debian's 2.42.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
