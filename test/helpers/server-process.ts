@@ -63,15 +63,18 @@ export async function startServerProcess(
   };
 
   try {
-    await waitFor(
+    // an exit ends the wait at once (a thrown probe error would only be retried until the timeout)
+    const outcome = await waitFor(
       `${description} to be ready`,
-      async () => {
-        if (spawnError) throw new Error(`${binary} did not start: ${spawnError.message}`);
-        if (hasExited()) throw new Error(`${binary} exited with ${child.exitCode ?? child.signalCode}: ${output}`);
-        return (await ready()) ? true : undefined;
-      },
+      async () => (hasExited() ? 'exited' : (await ready()) ? 'ready' : undefined),
       { timeoutMs: readyTimeoutMs },
     );
+    if (outcome === 'exited') {
+      const why = spawnError
+        ? `did not start: ${spawnError.message}`
+        : `exited with ${child.exitCode ?? child.signalCode}`;
+      throw new Error(`${description}: ${binary} ${why}`);
+    }
   } catch (error) {
     await stop();
     throw new Error(`${(error as Error).message}\n--- ${description} output ---\n${output}`);
