@@ -56,7 +56,7 @@ export interface RunningJaeger {
   stop(): Promise<void>;
 }
 
-/** Starts `jaeger --config <configFile>` on 127.0.0.1 with free ports and waits (bounded) until it is healthy. */
+/** Starts `jaeger --config=<configFile>` (as docker-compose.otel.yml does) on 127.0.0.1 with free ports and waits (bounded) until it is healthy. */
 export async function startJaeger(
   binary: string,
   { configFile = jaegerConfigFile, env = {} }: { configFile?: string; env?: NodeJS.ProcessEnv } = {},
@@ -71,7 +71,7 @@ export async function startJaeger(
   };
   const queryUrl = `http://127.0.0.1:${ports.JAEGER_QUERY_HTTP_PORT}`;
   const otlpHttpUrl = `http://127.0.0.1:${ports.JAEGER_OTLP_HTTP_PORT}`;
-  const server: ServerProcess = await startServerProcess('Jaeger', binary, ['--config', configFile], {
+  const server: ServerProcess = await startServerProcess('Jaeger', binary, [`--config=${configFile}`], {
     env: {
       JAEGER_LISTEN_HOST: '127.0.0.1',
       ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),

@@ -4,7 +4,7 @@
  * (Prometheus 2.42, Alertmanager 0.25), with a loud message, since those are not what the stack runs.
  * Jaeger has no Debian package: without the built one its tests skip (or fail under REQUIRE_SERVICES=1).
  */
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -26,17 +26,12 @@ export function builtBinary(name: string): string | undefined {
   }
 }
 
-/** The first line of `<binary> --version` (Jaeger: `version`), or why it could not be read. */
+/** The first line that `<binary> --version` (Jaeger: `jaeger version`) prints on stdout, else on stderr. */
 export function versionOf(binary: string): string {
   const args = binary.endsWith('jaeger') ? ['version'] : ['--version'];
-  try {
-    const output = execFileSync(binary, args, { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe'] });
-    return output.split('\n').find((line) => line.trim() !== '') ?? '';
-  } catch (error) {
-    // promtool and amtool print --version on stderr with exit 0 on some versions: keep what they said
-    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    return `${stdout}${stderr}`.split('\n').find((line) => line.trim() !== '') ?? String(error);
-  }
+  const run = spawnSync(binary, args, { encoding: 'utf8', timeout: 10_000 });
+  const firstLine = (text: string | null) => (text ?? '').split('\n').find((line) => line.trim() !== '');
+  return firstLine(run.stdout) ?? firstLine(run.stderr) ?? String(run.error ?? `no output from ${binary}`);
 }
 
 const warned = new Set<string>();
@@ -105,7 +100,7 @@ export function binaryRows(
 ): Array<{ label: string; gate: BinaryGate }> {
   const found = serviceBinaries(name, debian.binary);
   if (found.length > 0)
-    return found.map(({ label, path }) => ({ label, gate: { path, missing: `${label} vanished` } }));
+    return found.map(({ label, path }) => ({ label, gate: { path, missing: `${label} at ${path}` } }));
   return [
     {
       label: name,

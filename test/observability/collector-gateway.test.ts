@@ -74,7 +74,7 @@ describe('the gateway collector (observability/collector) on the real Jaeger v2 
     };
     gatewayOtlp = `http://127.0.0.1:${ports.COLLECTOR_OTLP_HTTP_PORT}`;
     gatewayMetrics = `http://127.0.0.1:${ports.COLLECTOR_METRICS_PORT}/metrics`;
-    gateway = await startServerProcess('the gateway collector', jaegerGate.path, ['--config', gatewayConfig], {
+    gateway = await startServerProcess('the gateway collector', jaegerGate.path, [`--config=${gatewayConfig}`], {
       env: {
         COLLECTOR_LISTEN_HOST: '127.0.0.1',
         ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
