@@ -35,8 +35,17 @@ mkdir -p "$BIN" "$CACHE/src" "$CACHE/logs"
 failed=()
 
 # The directory of a module version in the module cache (downloading it if needed); run outside any module,
-# so that a `replace` of the scratch module does not apply.
-module_dir() { (cd / && go mod download -json "$1@$2") | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p'; }
+# so that a `replace` of the scratch module does not apply. On failure, says what `go` said.
+module_dir() {
+  local json dir
+  json=$(cd / && go mod download -json "$1@$2" 2>&1) || true
+  dir=$(sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p' <<<"$json")
+  if [ -z "$dir" ]; then
+    echo "go mod download $1@$2 failed: $json" >&2
+    return 1
+  fi
+  echo "$dir"
+}
 
 # Prometheus and Alertmanager print their version from ldflags, set by their release tool (promu):
 # set the same variables, from the VERSION file of the module, so that `--version` tells the truth.
@@ -88,14 +97,14 @@ build() {
   fi
   local log="$CACHE/logs/$name-$version.log" started=$SECONDS
   echo "== $name $version: building ${missing[*]} (log: $log)"
-  if (
+  # not `if ( ... )`: bash ignores `set -e` inside a subshell whose status a condition tests
+  (
     set -euo pipefail
     dir="$CACHE/src/$name-$version"
     mkdir -p "$dir"
     cd "$dir"
     [ -f go.mod ] || go mod init "scratch/$name"
     source_dir=$(module_dir "$module" "$version")
-    [ -n "$source_dir" ] || { echo "go mod download $module@$version gave no directory"; exit 1; }
     [ "$prepare" = - ] || "$prepare" "$source_dir" "$dir"
     for cmd in "${missing[@]}"; do go get -tool "$module/cmd/$cmd@$version"; done
     flags=$("$ldflags_of" "$source_dir" "$version")
@@ -105,7 +114,9 @@ build() {
       mv "$BIN/.$cmd-$version.tmp" "$BIN/$cmd-$version"
       ln -sfn "$cmd-$version" "$BIN/$cmd"
     done
-  ) >"$log" 2>&1; then
+  ) >"$log" 2>&1
+  local status=$?
+  if [ "$status" -eq 0 ]; then
     echo "   built in $((SECONDS - started)) s"
   else
     echo "!! $name $version: BUILD FAILED after $((SECONDS - started)) s; the end of $log:" >&2
