@@ -61,7 +61,7 @@ function shortVersion(binary: string): string {
 /**
  * The binaries a test runs on, the built one first: both when both are there (the Debian 2.42 runs are
  * kept while they are cheap), Debian's alone (with a loud message) when the build is missing, none when
- * neither is installed (the caller then skips or fails through `gateFor`).
+ * neither is installed (`binaryRows` then gives one row whose gate skips or fails).
  */
 export function serviceBinaries(name: string, debianName = name): ServiceBinary[] {
   const found: ServiceBinary[] = [];
