@@ -1,5 +1,5 @@
 /**
- * Runs the real Prometheus tools (Debian's `prometheus`, `promtool`, `amtool`) for the tests of the
+ * Runs the real Prometheus tools (`prometheus`, `promtool`, `amtool`: see service-binaries.ts for which) for the tests of the
  * observability stack: a Prometheus server on 127.0.0.1 with a throw-away data directory and a test
  * configuration, and the checkers. Every wait is bounded; every process started here is stopped by `stop()`.
  */
@@ -156,6 +156,8 @@ export interface PrometheusOptions {
   readonly evaluationInterval?: string;
   /** Bound on the wait for `/-/ready`. @default 30_000 */
   readonly readyTimeoutMs?: number;
+  /** `host:port` of Alertmanagers to send alerts to. @default none */
+  readonly alertmanagers?: readonly string[];
 }
 
 export interface RunningPrometheus {
@@ -185,7 +187,7 @@ interface ApiResponse<T> {
   readonly error?: string;
 }
 
-/** The test configuration: same shape as observability/prometheus/prometheus.yml, with short intervals and no Alertmanager. */
+/** The test configuration: same shape as observability/prometheus/prometheus.yml, with short intervals (and Alertmanagers if given). */
 export function prometheusTestConfig(options: PrometheusOptions): string {
   const quote = (value: string) => JSON.stringify(value);
   const ruleFiles = options.ruleFiles ?? [];
@@ -195,6 +197,14 @@ export function prometheusTestConfig(options: PrometheusOptions): string {
     `  evaluation_interval: ${options.evaluationInterval ?? '1s'}`,
     `  scrape_timeout: ${options.scrapeInterval ?? '1s'}`,
     ...(ruleFiles.length > 0 ? ['rule_files:', ...ruleFiles.map((file) => `  - ${quote(file)}`)] : []),
+    ...(options.alertmanagers?.length
+      ? [
+          'alerting:',
+          '  alertmanagers:',
+          '    - static_configs:',
+          `        - targets: [${options.alertmanagers.map(quote).join(', ')}]`,
+        ]
+      : []),
     'scrape_configs:',
     `  - job_name: ${quote(options.jobName ?? 'tool-calls-demo')}`,
     '    metrics_path: /metrics',

@@ -2,12 +2,16 @@
  * docker-compose.otel.yml is consistent with the configuration it mounts: it parses, every mounted file
  * exists, images are pinned, and the service names and ports it publishes are the ones that the Prometheus,
  * Grafana and dashboard configuration refer to. (No Docker engine is needed: these are checks on the files.)
+ * And the images are the versions of the servers that the other tests run: the binaries scripts/services.sh
+ * builds (`<binary> --version`, `jaeger version`) must print the versions the tags pin.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { skipOrFail } from '../helpers/prometheus.js';
+import { serviceGate, versionOf } from '../helpers/service-binaries.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const readYaml = <T>(path: string): T => parse(readFileSync(join(root, path), 'utf8')) as T;
@@ -76,6 +80,26 @@ describe('docker-compose.otel.yml', () => {
     expect(Object.keys(services).sort()).toEqual(['alertmanager', 'grafana', 'jaeger', 'prometheus']);
   });
 
+  it.for([
+    { service: 'jaeger', image: 'jaegertracing/jaeger', binary: 'jaeger', tagPrefix: '' },
+    { service: 'prometheus', image: 'prom/prometheus', binary: 'prometheus', tagPrefix: 'v' },
+    { service: 'alertmanager', image: 'prom/alertmanager', binary: 'alertmanager', tagPrefix: 'v' },
+  ])('pins $image to the version of the $binary that the tests run', ({ service, image, binary, tagPrefix }, ctx) => {
+    const gate = serviceGate(binary);
+    const path = gate.path ?? skipOrFail(ctx, gate);
+    // `prometheus, version 3.16.0 (branch: ...)`; Jaeger: `{"gitCommit":"...","gitVersion":"v2.13.0",...}`
+    const printed = versionOf(path);
+    const version = /(?:version |"gitVersion":"v)(\d+\.\d+\.\d+)/.exec(printed)?.[1];
+    expect(version, `${binary} printed: ${printed}`).toBeDefined();
+    expect(services[service]!.image).toBe(`${image}:${tagPrefix}${version}`);
+  });
+
+  it('runs Jaeger 2.x, Prometheus 3.x and Grafana 12.x', () => {
+    expect(services.jaeger!.image).toMatch(/^jaegertracing\/jaeger:2\./);
+    expect(services.prometheus!.image).toMatch(/^prom\/prometheus:v3\./);
+    expect(services.grafana!.image).toMatch(/^grafana\/grafana:12\./);
+  });
+
   it('pins every image to an exact version', () => {
     for (const [name, service] of Object.entries(services)) {
       expect(service.image, name).toMatch(/^[\w./-]+:v?\d+\.\d+\.\d+$/);
@@ -95,18 +119,39 @@ describe('docker-compose.otel.yml', () => {
     for (const { host } of all) expect(existsSync(host), host).toBe(true);
   });
 
-  it('starts Prometheus and Alertmanager with config files that the mounts provide', () => {
-    for (const name of ['prometheus', 'alertmanager'] as const) {
+  it('starts Jaeger, Prometheus and Alertmanager with config files that the mounts provide', () => {
+    for (const [name, option] of [
+      ['jaeger', '--config='],
+      ['prometheus', '--config.file='],
+      ['alertmanager', '--config.file='],
+    ] as const) {
       const service = services[name]!;
-      const flag = service.command?.find((argument) => argument.startsWith('--config.file='));
+      const flag = service.command?.find((argument) => argument.startsWith(option));
       expect(flag, name).toBeDefined();
-      const hostFile = hostPathOf(service, flag!.slice('--config.file='.length));
+      const hostFile = hostPathOf(service, flag!.slice(option.length));
       expect(hostFile, `${name} config is mounted`).toBeDefined();
       expect(statSync(hostFile!).isFile()).toBe(true);
     }
     expect(hostPathOf(services.prometheus!, '/etc/prometheus/prometheus.yml')).toBe(
       join(root, 'observability/prometheus/prometheus.yml'),
     );
+    expect(hostPathOf(services.jaeger!, '/etc/jaeger/config.yaml')).toBe(
+      join(root, 'observability/jaeger/config.yaml'),
+    );
+  });
+
+  it('has Jaeger listen, by the defaults of its config, on all interfaces and the ports the service publishes', () => {
+    // the config reads host and ports from variables that the tests set; in the container the defaults apply
+    const text = readFileSync(join(root, 'observability/jaeger/config.yaml'), 'utf8');
+    const defaults = text.replace(/\$\{env:\w+:-([^}]*)\}/g, '$1');
+    const config = parse(defaults) as {
+      receivers: { otlp: { protocols: Record<'grpc' | 'http', { endpoint: string }> } };
+      extensions: { jaeger_query: { http: { endpoint: string } } };
+    };
+    expect(config.receivers.otlp.protocols.grpc.endpoint).toBe('0.0.0.0:4317');
+    expect(config.receivers.otlp.protocols.http.endpoint).toBe('0.0.0.0:4318');
+    expect(config.extensions.jaeger_query.http.endpoint).toBe('0.0.0.0:16686');
+    expect(publishedPorts(services.jaeger!).map((mapping) => mapping.split(':')[1])).toEqual(['4317', '4318', '16686']);
   });
 
   it('makes the rules file that prometheus.yml loads visible inside the Prometheus container', () => {

@@ -2,18 +2,19 @@
  * The "Tool calls" Grafana dashboard works on real data: a real Prometheus scrapes a real app instrumented
  * with OpenTelemetryToolCallListener and the OpenTelemetry Prometheus exporter, and every panel query
  * (template variables substituted as Grafana would) returns data, for "All" and for one selected tool.
+ * On each Prometheus there is: the Prometheus 3 that scripts/services.sh builds, and Debian's 2.42.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  binaryGate,
   type PrometheusSeries,
   type RunningPrometheus,
   skipOrFail,
   startPrometheus,
   waitFor,
 } from '../helpers/prometheus.js';
+import { binaryRows } from '../helpers/service-binaries.js';
 import { type InstrumentedApp, startInstrumentedApp } from './instrumented-app.js';
 
 interface Target {
@@ -51,7 +52,7 @@ const dashboard = JSON.parse(
   ),
 ) as Dashboard;
 const rulesFile = fileURLToPath(new URL('../../observability/prometheus/rules/tool-calls.rules.yml', import.meta.url));
-const prometheusGate = binaryGate('prometheus', 'prometheus');
+const prometheusBinaries = binaryRows('prometheus', { binary: 'prometheus', package: 'prometheus' });
 
 /**
  * Grafana's substitution for the few variables the dashboard uses. The rate window is wider than four
@@ -86,7 +87,7 @@ function linksOf(panel: Panel): Array<{ url: string }> {
 
 const allQueries = dashboard.panels.flatMap((panel) => panel.targets.map((target) => ({ panel, target })));
 
-describe('Tool calls dashboard on a real Prometheus', () => {
+describe.each(prometheusBinaries)('Tool calls dashboard on a real Prometheus: $label', ({ gate: prometheusGate }) => {
   let prometheus: RunningPrometheus | undefined;
   let app: InstrumentedApp | undefined;
 

@@ -2,12 +2,12 @@
  * The ToolCallErrorRatioHigh alert, loaded from the same rules file as the stack, on a real Prometheus
  * scraping a real instrumented app: the tool with a burst of failures (charge_card, half its calls fail)
  * goes pending (then firing after `for: 5m`), while the healthy tool next to it (lookup_order, 4% failures
- * on enough calls for the rule to judge it) stays inactive.
+ * on enough calls for the rule to judge it) stays inactive. On each Prometheus there is (service-binaries.ts):
+ * the Prometheus 3 that scripts/services.sh builds, and Debian's 2.42 while it is cheap to keep.
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  binaryGate,
   type PrometheusAlert,
   type PrometheusAlertingRule,
   type RunningPrometheus,
@@ -15,13 +15,14 @@ import {
   startPrometheus,
   waitFor,
 } from '../helpers/prometheus.js';
+import { binaryRows } from '../helpers/service-binaries.js';
 import { type InstrumentedApp, startInstrumentedApp } from './instrumented-app.js';
 
 const rulesFile = fileURLToPath(new URL('../../observability/prometheus/rules/tool-calls.rules.yml', import.meta.url));
-const prometheusGate = binaryGate('prometheus', 'prometheus');
+const prometheusBinaries = binaryRows('prometheus', { binary: 'prometheus', package: 'prometheus' });
 const JOB = 'tool-calls-demo';
 
-describe('ToolCallErrorRatioHigh on a real Prometheus', () => {
+describe.each(prometheusBinaries)('ToolCallErrorRatioHigh on a real Prometheus: $label', ({ gate: prometheusGate }) => {
   let prometheus: RunningPrometheus | undefined;
   let app: InstrumentedApp | undefined;
 

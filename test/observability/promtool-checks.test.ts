@@ -1,17 +1,19 @@
 /**
  * The stack's Prometheus and Alertmanager configuration passes the official checkers, and the alert
  * rules pass their promtool unit tests (observability/prometheus/tests/): firing for a failing or slow
- * busy tool, silent for healthy tools and for tools with too few calls.
+ * busy tool, silent for healthy tools and for tools with too few calls. On each promtool/amtool there is:
+ * the ones scripts/services.sh builds (Prometheus 3, the stack's), and Debian's (2.42) while it is cheap.
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { binaryGate, runCommand, skipOrFail } from '../helpers/prometheus.js';
+import { runCommand, skipOrFail } from '../helpers/prometheus.js';
+import { binaryRows } from '../helpers/service-binaries.js';
 
 const observability = (path: string) => fileURLToPath(new URL(`../../observability/${path}`, import.meta.url));
-const promtool = binaryGate('promtool', 'prometheus');
-const amtool = binaryGate('amtool', 'prometheus-alertmanager');
+const promtools = binaryRows('promtool', { binary: 'promtool', package: 'prometheus' });
+const amtools = binaryRows('amtool', { binary: 'amtool', package: 'prometheus-alertmanager' });
 
-describe('promtool and amtool', () => {
+describe.each(promtools)('$label', ({ gate: promtool }) => {
   it('accepts the stack Prometheus configuration and the rules file it loads', async (ctx) => {
     const bin = promtool.path ?? skipOrFail(ctx, promtool);
     const result = await runCommand(bin, ['check', 'config', observability('prometheus/prometheus.yml')]);
@@ -40,12 +42,28 @@ describe('promtool and amtool', () => {
     expect(result.stdout).toContain('SUCCESS');
     expect(result.stdout).not.toContain('FAILED');
   });
+});
 
+describe.each(amtools)('$label', ({ gate: amtool }) => {
   it('accepts the Alertmanager configuration', async (ctx) => {
     const bin = amtool.path ?? skipOrFail(ctx, amtool);
     const result = await runCommand(bin, ['check-config', observability('alertmanager/alertmanager.yml')]);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toContain('SUCCESS');
     expect(result.stdout).toContain('1 inhibit rules');
+  });
+
+  it('routes a page to the page receiver and a ticket to the ticket receiver', async (ctx) => {
+    const bin = amtool.path ?? skipOrFail(ctx, amtool);
+    const config = `--config.file=${observability('alertmanager/alertmanager.yml')}`;
+    for (const [labels, receiver] of [
+      [['alertname=ToolCallErrorRatioHigh', 'severity=page'], 'page'],
+      [['alertname=ToolCallLatencyHigh', 'severity=ticket'], 'ticket'],
+      [['alertname=Other'], 'default'],
+    ] as const) {
+      const result = await runCommand(bin, ['config', 'routes', 'test', config, ...labels]);
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(result.stdout.trim(), labels.join(' ')).toBe(receiver);
+    }
   });
 });

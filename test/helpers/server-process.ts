@@ -1,0 +1,94 @@
+/**
+ * A server process started by a test: its output kept (the tail, for failure messages), a bounded wait
+ * until it answers, and a `stop()` that always ends it (SIGTERM, then SIGKILL after 10 s).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { waitFor } from './prometheus.js';
+
+export interface ServerProcess {
+  /** What the process printed so far (the last 20 000 characters). */
+  log(): string;
+  /** Whether it has exited. */
+  exited(): boolean;
+  /** Stops it; idempotent. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `binary` and waits (at most `readyTimeoutMs`) until `ready()` returns true; a process that exits
+ * before that fails the wait with its output. On any failure the process is stopped before the error is thrown.
+ */
+export async function startServerProcess(
+  description: string,
+  binary: string,
+  args: readonly string[],
+  {
+    env,
+    ready,
+    readyTimeoutMs = 30_000,
+  }: { env?: NodeJS.ProcessEnv; ready: () => Promise<boolean>; readyTimeoutMs?: number },
+): Promise<ServerProcess> {
+  const child: ChildProcess = spawn(binary, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  let spawnError: Error | undefined;
+  child.once('error', (error) => {
+    spawnError = error;
+  });
+  const exitedPromise = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const hasExited = () => child.exitCode !== null || child.signalCode !== null || spawnError !== undefined;
+  let stopping: Promise<void> | undefined;
+
+  const stop = () => {
+    stopping ??= (async () => {
+      if (hasExited()) return;
+      child.kill('SIGTERM');
+      const ended = await Promise.race([
+        exitedPromise.then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000)),
+      ]);
+      if (!ended) {
+        child.kill('SIGKILL');
+        await exitedPromise;
+      }
+    })();
+    return stopping;
+  };
+
+  try {
+    // an exit ends the wait at once (a thrown probe error would only be retried until the timeout)
+    const outcome = await waitFor(
+      `${description} to be ready`,
+      async () => (hasExited() ? 'exited' : (await ready()) ? 'ready' : undefined),
+      { timeoutMs: readyTimeoutMs },
+    );
+    if (outcome === 'exited') {
+      const why = spawnError
+        ? `did not start: ${spawnError.message}`
+        : `exited with ${child.exitCode ?? child.signalCode}`;
+      throw new Error(`${description}: ${binary} ${why}`);
+    }
+  } catch (error) {
+    await stop();
+    throw new Error(`${(error as Error).message}\n--- ${description} output ---\n${output}`);
+  }
+  return { log: () => output, exited: hasExited, stop };
+}
+
+/** `fetch(url)` answers 2xx within 2 s. */
+export async function answers(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+    await response.arrayBuffer();
+    return response.ok;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * Alerts end to end, on the real servers: an instrumented app with a failing tool (fixtures/
+ * instrumented-tools.ts: charge_card fails half its calls) → the project's alert rules on the real
+ * Prometheus → the project's observability/alertmanager/alertmanager.yml on the real Alertmanager → a
+ * webhook receiver on 127.0.0.1, which gets the alert with the tool's name, severity and runbook, through
+ * the receiver the severity routes to. A healthy tool raises nothing; the inhibition rule holds.
+ *
+ * The test copies of the configuration differ from the project's files in the waits only, so that the
+ * test takes seconds instead of minutes: the rules' `for: 5m`/`for: 10m` become 5 s/10 s, Alertmanager's
+ * group_wait/group_interval/repeat_interval become 1 s/1 s/1 h; and each receiver gets a webhook (with its
+ * own path), which is where a real deployment puts its pager.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { startAlertWebhook } from '../helpers/alert-webhook.js';
+import { type RunningAlertmanager, startAlertmanager } from '../helpers/alertmanager.js';
+import { type RunningPrometheus, skipOrFail, startPrometheus, waitFor } from '../helpers/prometheus.js';
+import { serviceGate } from '../helpers/service-binaries.js';
+import { type InstrumentedApp, startInstrumentedApp } from './instrumented-app.js';
+
+const observability = (path: string) => fileURLToPath(new URL(`../../observability/${path}`, import.meta.url));
+const prometheusGate = serviceGate('prometheus', { binary: 'prometheus', package: 'prometheus' });
+const alertmanagerGate = serviceGate('alertmanager', {
+  binary: 'prometheus-alertmanager',
+  package: 'prometheus-alertmanager',
+});
+const JOB = 'tool-calls-demo';
+
+/** The rules file with its `for:` durations in seconds instead of minutes (and nothing else changed). */
+function rulesWithShortWaits(): string {
+  const rules = readFileSync(observability('prometheus/rules/tool-calls.rules.yml'), 'utf8');
+  const shortened = rules.replace(/^(\s+for: )(\d+)m$/gm, '$1$2s');
+  const changed = shortened.split('\n').filter((line, i) => line !== rules.split('\n')[i]);
+  expect(changed.map((line) => line.trim())).toEqual(['for: 5s', 'for: 10s']);
+  return shortened;
+}
+
+interface Route {
+  receiver: string;
+  group_wait?: string;
+  group_interval?: string;
+  repeat_interval?: string;
+  routes?: Route[];
+}
+
+/** alertmanager.yml with short group waits and a webhook `<url>/<receiver>` on every receiver. */
+function alertmanagerWithShortWaits(webhookUrl: string): string {
+  const config = parse(readFileSync(observability('alertmanager/alertmanager.yml'), 'utf8')) as {
+    route: Route;
+    receivers: Array<{ name: string; webhook_configs?: unknown[] }>;
+  };
+  const shorten = (route: Route) => {
+    if (route.group_wait) route.group_wait = '1s';
+    if (route.group_interval) route.group_interval = '1s';
+    if (route.repeat_interval) route.repeat_interval = '1h';
+    for (const child of route.routes ?? []) shorten(child);
+  };
+  shorten(config.route);
+  for (const receiver of config.receivers) {
+    receiver.webhook_configs = [{ url: `${webhookUrl}/${receiver.name}`, send_resolved: false }];
+  }
+  return stringify(config);
+}
+
+describe('tool-call alerts from the app to a pager webhook', () => {
+  let app: InstrumentedApp | undefined;
+  let prometheus: RunningPrometheus | undefined;
+  let alertmanager: RunningAlertmanager | undefined;
+  let webhook: Awaited<ReturnType<typeof startAlertWebhook>> | undefined;
+  let dir: string | undefined;
+
+  beforeAll(async () => {
+    if (!prometheusGate.path || !alertmanagerGate.path) return;
+    dir = mkdtempSync(join(tmpdir(), 'otel-tool-calls-alerts-'));
+    const rulesFile = join(dir, 'tool-calls.rules.yml');
+    writeFileSync(rulesFile, rulesWithShortWaits());
+    webhook = await startAlertWebhook();
+    alertmanager = await startAlertmanager(alertmanagerGate.path, alertmanagerWithShortWaits(webhook.url));
+    app = await startInstrumentedApp();
+    prometheus = await startPrometheus(prometheusGate.path, {
+      targets: [app.target],
+      jobName: JOB,
+      ruleFiles: [rulesFile],
+      alertmanagers: [alertmanager.address],
+    });
+  }, 90_000);
+
+  afterAll(async () => {
+    await prometheus?.stop();
+    await app?.stop();
+    await alertmanager?.stop();
+    await webhook?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const skipUnlessRunning = (ctx: { skip(note?: string): never }) => {
+    if (!prometheusGate.path) return skipOrFail(ctx, prometheusGate);
+    if (!alertmanagerGate.path) return skipOrFail(ctx, alertmanagerGate);
+  };
+
+  /** The first notification with an alert matching `labels`, waited for (bounded). */
+  const notified = (description: string, labels: Record<string, string>) =>
+    waitFor(
+      description,
+      async () => {
+        for (const notification of webhook!.notifications) {
+          const alert = notification.alerts.find((a) => Object.entries(labels).every(([k, v]) => a.labels[k] === v));
+          if (alert) return { notification, alert };
+        }
+        return undefined;
+      },
+      { timeoutMs: 90_000, intervalMs: 500 },
+    );
+
+  it('pages on the failing tool: its name, severity and runbook reach the page receiver', async (ctx) => {
+    skipUnlessRunning(ctx);
+    const { notification, alert } = await notified('ToolCallErrorRatioHigh for charge_card at the webhook', {
+      alertname: 'ToolCallErrorRatioHigh',
+      gen_ai_tool_name: 'charge_card',
+    });
+    expect(notification.path).toBe('/page');
+    expect(notification.receiver).toBe('page');
+    expect(notification.status).toBe('firing');
+    expect(notification.groupLabels).toEqual({
+      alertname: 'ToolCallErrorRatioHigh',
+      job: JOB,
+      gen_ai_tool_name: 'charge_card',
+    });
+    expect(alert.status).toBe('firing');
+    expect(alert.labels).toMatchObject({ job: JOB, severity: 'page', gen_ai_tool_name: 'charge_card' });
+    expect(alert.annotations.summary).toMatch(/^Tool charge_card fails \d+(\.\d+)?% of its calls \(tool-calls-demo\)$/);
+    expect(alert.annotations.runbook).toContain('gen_ai.tool.name=charge_card');
+    expect(alert.annotations.runbook).toContain('"Tool calls" dashboard');
+  }, 120_000);
+
+  it('raises nothing for the healthy tools that the rule has enough data to judge', async (ctx) => {
+    skipUnlessRunning(ctx);
+    // as in error-ratio-alert.test.ts: once lookup_order has a small non-zero error ratio on enough calls, an
+    // evaluation after that is the rule's verdict; then neither Alertmanager nor the webhook has anything for it
+    await waitFor(
+      'lookup_order with an error ratio in (0, 0.1) on at least 20 calls',
+      async () => {
+        const [volume] = await prometheus!.query(
+          'job_tool:gen_ai_execute_tool_calls:increase5m{gen_ai_tool_name="lookup_order"}',
+        );
+        const [ratio] = await prometheus!.query(
+          'job_tool:tool_call_errors:ratio_rate5m{gen_ai_tool_name="lookup_order"}',
+        );
+        const calls = Number(volume?.value?.[1] ?? Number.NaN);
+        const errorRatio = Number(ratio?.value?.[1] ?? Number.NaN);
+        if (!(calls >= 20 && errorRatio > 0 && errorRatio < 0.1))
+          throw new Error(`calls: ${calls}, ratio: ${errorRatio}`);
+        return true;
+      },
+      { timeoutMs: 90_000, intervalMs: 500 },
+    );
+    const dataSeenAt = Date.now();
+    await waitFor('an evaluation of the rules after that', async () => {
+      const rules = await prometheus!.alertingRules();
+      const rule = rules.find((r) => r.name === 'ToolCallErrorRatioHigh');
+      return Date.parse(rule?.lastEvaluation ?? '') > dataSeenAt + 1_000 ? rule : undefined;
+    });
+    // the pipeline is live (charge_card got through), and nothing else did
+    await notified('the charge_card page', { alertname: 'ToolCallErrorRatioHigh', gen_ai_tool_name: 'charge_card' });
+    const held = await alertmanager!.alerts();
+    const errorAlerts = held.filter((a) => a.labels.alertname === 'ToolCallErrorRatioHigh');
+    expect(errorAlerts.map((a) => a.labels.gen_ai_tool_name)).toEqual(['charge_card']);
+    const notifiedTools = webhook!.notifications.flatMap((n) => n.alerts.map((a) => a.labels.gen_ai_tool_name));
+    expect(new Set(notifiedTools)).toEqual(new Set(['charge_card']));
+  }, 120_000);
+
+  it('holds back the latency ticket of a tool whose error alert fires (the inhibition rule), not of others', async (ctx) => {
+    skipUnlessRunning(ctx);
+    const errorAlert = await notified('the charge_card page', {
+      alertname: 'ToolCallErrorRatioHigh',
+      gen_ai_tool_name: 'charge_card',
+    });
+    // no tool of the fixture is slow enough for ToolCallLatencyHigh: send two such alerts as Prometheus would
+    const latency = (tool: string) => ({
+      labels: { alertname: 'ToolCallLatencyHigh', job: JOB, gen_ai_tool_name: tool, severity: 'ticket' },
+      annotations: { summary: `Tool ${tool} p95 latency is 3s (${JOB})` },
+      endsAt: new Date(Date.now() + 10 * 60_000).toISOString(),
+    });
+    await alertmanager!.postAlerts([latency('charge_card'), latency('web_search')]);
+    // the other tool's ticket is delivered, through the ticket receiver
+    const ticket = await notified('the web_search latency ticket', {
+      alertname: 'ToolCallLatencyHigh',
+      gen_ai_tool_name: 'web_search',
+    });
+    expect(ticket.notification.receiver).toBe('ticket');
+    // and Alertmanager says why charge_card's is not: suppressed, inhibited by the firing error alert
+    const held = await alertmanager!.alerts();
+    const source = held.find(
+      (a) => a.labels.alertname === 'ToolCallErrorRatioHigh' && a.labels.gen_ai_tool_name === 'charge_card',
+    );
+    const inhibited = held.find(
+      (a) => a.labels.alertname === 'ToolCallLatencyHigh' && a.labels.gen_ai_tool_name === 'charge_card',
+    );
+    expect(source?.status.state).toBe('active');
+    expect(inhibited?.status).toMatchObject({ state: 'suppressed', inhibitedBy: [source?.fingerprint] });
+    expect(held.find((a) => a.labels.gen_ai_tool_name === 'web_search')?.status.state).toBe('active');
+    const charged = webhook!.notifications.flatMap((n) =>
+      n.alerts.filter(
+        (a) => a.labels.alertname === 'ToolCallLatencyHigh' && a.labels.gen_ai_tool_name === 'charge_card',
+      ),
+    );
+    expect(charged).toEqual([]);
+    expect(errorAlert.notification.receiver).toBe('page');
+  }, 120_000);
+});
