@@ -90,6 +90,8 @@ export async function bundlePeers(root: string, outfile: string): Promise<string
     tsconfig: join(root, 'bench', 'peers', 'tsconfig.json'),
     logLevel: 'warning',
     plugins: [sharedApi(root)],
+    // the bundled CommonJS dependencies call require() for Node's own modules, and Traceloop's gRPC
+    // dependency names proto files after __dirname (files it never loads here: no gRPC exporter is made)
     banner: {
       js:
         "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" +
