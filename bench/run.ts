@@ -1,12 +1,16 @@
 /**
  * `npm run bench`: the overhead of the tool-call decorator and of the OpenTelemetry listener,
- * against the bare tool and against hand-written OpenTelemetry code (the floor). See BENCHMARKS.md.
+ * against the bare tool, against hand-written OpenTelemetry code (the floor) and against the peers
+ * (OpenInference, Traceloop, Langfuse), with the bytes each allocates per call. See BENCHMARKS.md.
  *
  *   node --import tsx bench/run.ts [--quick] [--out <file.json>]
  *
- * Each world runs in a child process of its own (bench/suite.ts bundled by esbuild, and
- * bench/memory.ts under tsx, with --expose-gc); this process only gathers their results, prints one table with the targets, and
- * writes it as JSON (bench/results/latest.json; bench/results/quick.tmp.json with --quick).
+ * Each world runs in a child process of its own (bench/suite.ts and bench/peers/suite.ts bundled by
+ * esbuild; bench/memory.ts and bench/shared-times.ts under tsx; all with --expose-gc), once timed and,
+ * for the main worlds, once more for the allocation per call; this process only gathers their
+ * results, prints one table with the targets, and writes it as JSON (bench/results/latest.json;
+ * bench/results/quick.tmp.json with --quick). The peers are installed in bench/peers/ (npm ci when
+ * absent, see bench/lib/peers.ts); without them their rows are skipped and the report says why.
  * --quick runs every case a couple of times and 20,000 calls for the memory check: it proves the
  * suite works, its numbers mean nothing.
  */
@@ -17,8 +21,22 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
+import type { AllocationRow } from './lib/allocation.js';
 import { FULL_SETTINGS, type Measured, QUICK_SETTINGS } from './lib/measure.js';
-import { compare, evaluateTargets, formatMemory, formatTable, formatTargets, type MemoryResult } from './lib/report.js';
+import { bundlePeers, type PeersStatus, preparePeers } from './lib/peers.js';
+import {
+  compare,
+  compareAllocations,
+  evaluateTargets,
+  formatAllocations,
+  formatMemory,
+  formatPeers,
+  formatSharedTimes,
+  formatTable,
+  formatTargets,
+  type MemoryResult,
+  type SharedTimesResult,
+} from './lib/report.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
@@ -31,6 +49,13 @@ const scratch = mkdtempSync(join(tmpdir(), 'otel-tool-calls-bench-'));
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
+/**
+ * The allocation mode's young generation: large enough that a window of calls runs without a
+ * collection (bench/lib/allocation.ts). Only those processes get it: it changes the GC's rhythm,
+ * and so the times, of every case.
+ */
+const ALLOCATION_FLAGS = ['--min-semi-space-size=64', '--max-semi-space-size=64'];
+
 /** Runs a child node process; its output goes to our stderr, so that stdout is the report alone. */
 function node(args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -42,11 +67,58 @@ function node(args: string[]): Promise<void> {
   });
 }
 
+interface SuiteOutput {
+  rows?: Measured[];
+  allocations?: AllocationRow[];
+  exportedSpans?: number;
+  exportedSpansByScope?: Record<string, number>;
+}
+
+async function runSuite(name: string, runner: string[], mode: 'time' | 'allocation'): Promise<SuiteOutput> {
+  const file = join(scratch, `${name}-${mode}.json`);
+  log(`▶ ${name}${mode === 'allocation' ? ' (bytes allocated per call)' : ''}`);
+  const flags = mode === 'allocation' ? ALLOCATION_FLAGS : [];
+  await node([...flags, ...runner, '--suite', name, '--out', file, '--mode', mode, ...(quick ? ['--quick'] : [])]);
+  return JSON.parse(readFileSync(file, 'utf8')) as SuiteOutput;
+}
+
 async function suite(name: string, runner: string[]): Promise<Measured[]> {
-  const file = join(scratch, `${name}.json`);
-  log(`▶ ${name}`);
-  await node([...runner, '--suite', name, '--out', file, ...(quick ? ['--quick'] : [])]);
-  return (JSON.parse(readFileSync(file, 'utf8')) as { rows: Measured[] }).rows;
+  return (await runSuite(name, runner, 'time')).rows ?? [];
+}
+
+async function allocations(name: string, runner: string[]): Promise<AllocationRow[]> {
+  return (await runSuite(name, runner, 'allocation')).allocations ?? [];
+}
+
+/**
+ * The peers' process: installed (or skipped, with the reason), bundled, timed and weighed. A failure
+ * of the peers' own process skips their rows with its error, rather than losing the whole run.
+ */
+async function peers(): Promise<{
+  status: PeersStatus;
+  rows: Measured[];
+  allocations: AllocationRow[];
+  spans?: Record<string, number>;
+}> {
+  const prepared = await preparePeers(join(root, 'bench', 'peers'), log);
+  if (prepared.status === 'skipped') {
+    log(`▶ peers skipped: ${prepared.reason}`);
+    return { status: prepared, rows: [], allocations: [] };
+  }
+  try {
+    const runner = [await bundlePeers(root, join(scratch, 'peers-suite.mjs'))];
+    const timed = await runSuite('peers', runner, 'time');
+    return {
+      status: prepared,
+      rows: timed.rows ?? [],
+      allocations: await allocations('peers', runner),
+      spans: timed.exportedSpansByScope,
+    };
+  } catch (error) {
+    const reason = `the peers' process failed: ${error instanceof Error ? error.message : String(error)}`;
+    log(`▶ peers skipped: ${reason}`);
+    return { status: { status: 'skipped', reason }, rows: [], allocations: [] };
+  }
 }
 
 /**
@@ -82,6 +154,19 @@ try {
     ...(await suite('loader-tsx', ['--import', 'tsx', 'bench/suite.ts'])),
     ...(await suite('loader-compiled', compiled)),
   ];
+  const peersRun = await peers();
+  measured.push(...peersRun.rows);
+  const allocated = compareAllocations([
+    ...(await allocations('no-sdk', compiled)),
+    ...(await allocations('sdk', compiled)),
+    ...peersRun.allocations,
+  ]);
+
+  log('▶ shared times');
+  const sharedTimesFile = join(scratch, 'shared-times.json');
+  await node(['--import', 'tsx', 'bench/shared-times.ts', '--out', sharedTimesFile]);
+  const sharedTimes = JSON.parse(readFileSync(sharedTimesFile, 'utf8')) as SharedTimesResult;
+
   log('▶ memory');
   const memoryFile = join(scratch, 'memory.json');
   await node([
@@ -91,7 +176,7 @@ try {
   const memory = JSON.parse(readFileSync(memoryFile, 'utf8')) as MemoryResult;
 
   const rows = compare(measured);
-  const targets = evaluateTargets(rows, memory);
+  const targets = evaluateTargets(rows, memory, sharedTimes);
   const machine = {
     node: process.version,
     cpu: cpus()[0]?.model ?? 'unknown',
@@ -107,7 +192,10 @@ try {
     elapsedSeconds: Math.round((Date.now() - started) / 1000),
     machine,
     settings: quick ? QUICK_SETTINGS : FULL_SETTINGS,
+    peers: { ...peersRun.status, exportedSpansByScope: peersRun.spans },
     rows,
+    allocations: allocated,
+    sharedTimes,
     memory,
     targets,
   };
@@ -121,6 +209,9 @@ try {
       `median of ${report.settings.rounds} rounds; ${report.elapsedSeconds} s\n`,
   );
   console.log(formatTable(rows));
+  console.log(`\n${formatPeers(peersRun.status, peersRun.spans)}`);
+  console.log(`\nBytes allocated per call (one call in flight):\n${formatAllocations(allocated)}`);
+  console.log(`\n${formatSharedTimes(sharedTimes)}`);
   console.log(`\n${formatMemory(memory)}`);
   console.log(`\nTargets${quick ? ' (quick mode: not judged on these numbers)' : ''}:\n${formatTargets(targets)}`);
   console.log(`\nJSON: ${out}`);

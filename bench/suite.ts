@@ -11,25 +11,18 @@
  * must not see it: its AsyncLocalStorage context manager alone makes every Promise in the process
  * dearer, the bare tool's too.
  *
- * Usage: suite.ts --suite <world> --out <file.json> [--quick]
+ * Usage: suite.ts --suite <world> --out <file.json> [--quick] [--mode time|allocation] (bench/lib/world.ts)
  */
-import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { captureCases, compositeCases, loaderCases, overheadAndScalingCases } from './lib/cases.js';
-import { type BenchCase, FULL_SETTINGS, measure, QUICK_SETTINGS } from './lib/measure.js';
+import type { BenchCase } from './lib/measure.js';
 import { installSdk } from './lib/sdk-world.js';
+import { runWorld, worldArgs } from './lib/world.js';
 
 export const SUITES = ['no-sdk', 'sdk', 'capture', 'loader-tsx', 'loader-compiled'] as const;
 export type Suite = (typeof SUITES)[number];
 
-const { values } = parseArgs({
-  options: { suite: { type: 'string' }, out: { type: 'string' }, quick: { type: 'boolean', default: false } },
-});
-const suite = values.suite as Suite;
-if (!SUITES.includes(suite) || !values.out) {
-  throw new Error(`usage: suite.ts --suite ${SUITES.join('|')} --out <file.json> [--quick]`);
-}
-
+const args = worldArgs(SUITES);
+const suite = args.suite as Suite;
 const sdk = suite === 'sdk' || suite === 'capture' ? installSdk() : undefined;
 let cases: BenchCase[];
 switch (suite) {
@@ -50,18 +43,4 @@ switch (suite) {
     break;
 }
 
-const started = performance.now();
-const rows = await measure(cases, values.quick ? QUICK_SETTINGS : FULL_SETTINGS, (message) =>
-  process.stderr.write(`  [${suite}] ${message}\n`),
-);
-await sdk?.flush();
-writeFileSync(
-  values.out,
-  JSON.stringify({
-    suite,
-    elapsedMs: Math.round(performance.now() - started),
-    exportedSpans: sdk?.exportedSpans(),
-    rows,
-  }),
-);
-await sdk?.shutdown();
+await runWorld(args, cases, sdk);

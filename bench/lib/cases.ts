@@ -153,3 +153,19 @@ export function loaderCases(loader: 'tsx' | 'compiled'): BenchCase[] {
     }),
   );
 }
+
+/**
+ * The `peers` process's own references (bench/peers/suite.ts): bare, the OpenTelemetry listener and
+ * the floor, async tool, one call in flight, on the same SDK as the peers, so that the peers' ratios
+ * to the floor and the listener's are taken in one process.
+ */
+export function peerReferenceCases(): BenchCase[] {
+  return wrappedCases('sdk', 'async', 1, true)
+    .filter((benchCase) => benchCase.kind !== 'empty-listener')
+    .map((benchCase) => ({
+      ...benchCase,
+      id: benchCase.id.replace(/^sdk\//, 'peers/'),
+      process: 'peers',
+      group: 'peers' as const,
+    }));
+}

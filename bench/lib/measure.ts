@@ -8,10 +8,10 @@ export interface BenchCase {
   readonly id: string;
   /** The benchmark process (bench/suite.ts --suite) it ran in: rows are only compared within one. */
   readonly process: string;
-  readonly group: 'overhead' | 'scaling' | 'capture' | 'composite' | 'loader';
+  readonly group: 'overhead' | 'scaling' | 'capture' | 'composite' | 'loader' | 'peers';
   readonly world: 'no-sdk' | 'sdk';
   readonly tool: 'async' | 'sync';
-  /** bare | empty-listener | otel-no-sdk | otel-sdk | floor | capture-* | composite-* */
+  /** bare | empty-listener | otel-no-sdk | otel-sdk | floor | capture-* | composite-* | <peer>-default | <peer>-content-off */
   readonly kind: string;
   readonly label: string;
   readonly inFlight: number;
@@ -63,7 +63,7 @@ const BATCH_TARGET_NS = 2_000_000;
  * `call` and make the bare call look as slow as a megamorphic one. `batch(n)` makes `n` calls
  * (a multiple of the calls in flight) and checks every result.
  */
-function compileBatch(benchCase: BenchCase): (calls: number) => unknown {
+export function compileBatch(benchCase: BenchCase): (calls: number) => unknown {
   const tag = `/* ${benchCase.id} */`;
   const check = `if (result !== expected) throw new Error('${benchCase.id}: wrong result ' + result);`;
   let body: string;

@@ -13,8 +13,14 @@ import { BatchSpanProcessor, type ReadableSpan, type SpanExporter, TracerProvide
 /** A span exporter that accepts everything at once and keeps nothing: the cost measured is the SDK's. */
 class DroppingSpanExporter implements SpanExporter {
   exported = 0;
+  /** Spans per instrumentation scope: shows that every library's spans reached this SDK. */
+  readonly byScope: Record<string, number> = {};
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
     this.exported += spans.length;
+    for (const span of spans) {
+      const scope = span.instrumentationScope.name;
+      this.byScope[scope] = (this.byScope[scope] ?? 0) + 1;
+    }
     resultCallback({ code: ExportResultCode.SUCCESS });
   }
   async shutdown(): Promise<void> {}
@@ -53,6 +59,7 @@ export function installSdk() {
   return {
     /** Spans that reached the exporter (the rest were dropped by the batch processor's full queue). */
     exportedSpans: () => spanExporter.exported,
+    exportedSpansByScope: () => ({ ...spanExporter.byScope }),
     async flush() {
       await tracerProvider.forceFlush();
     },

@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Runs `npm run bench -- --quick` as a user would (a child process, tsx, the children it starts)
-// and checks what it produces. No timing is asserted: quick-mode numbers mean nothing.
+// and checks what it produces. No timing is asserted: quick-mode numbers mean nothing. The peers are
+// installed by the bench itself (npm ci --prefix bench/peers) when absent; when that is impossible,
+// their rows must be skipped with the reason in the report.
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
@@ -28,8 +30,18 @@ interface Row {
   vsFloor: number | null;
 }
 
+const PEER_KINDS = ['openinference', 'traceloop', 'langfuse'].flatMap((peer) => [
+  `${peer}-default`,
+  `${peer}-content-off`,
+]);
+
+/** The `peers` process's rows: its references and each peer in both settings. */
+function peerRowIds(): string[] {
+  return ['bare', 'otel-sdk', 'floor', ...PEER_KINDS].map((kind) => `peers/async/${kind}/x1`);
+}
+
 /** Every row the suite must produce, by id (group, process, tool, case, calls in flight). */
-function expectedRowIds(): string[] {
+function expectedRowIds(peersMeasured: boolean): string[] {
   const ids: string[] = [];
   for (const world of ['no-sdk', 'sdk']) {
     const kinds =
@@ -49,6 +61,7 @@ function expectedRowIds(): string[] {
     }
     ids.push(`loader-${loader}/async/capture-1kb/x1`);
   }
+  if (peersMeasured) ids.push(...peerRowIds());
   return ids.sort();
 }
 
@@ -68,7 +81,8 @@ beforeAll(async () => {
     stderr += chunk;
   });
   exitCode = await new Promise((resolve) => child.on('exit', resolve));
-}, 120_000);
+  // a first run may install the peers (npm ci --prefix bench/peers) before measuring
+}, 300_000);
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -81,14 +95,14 @@ describe('npm run bench -- --quick', () => {
     const report = JSON.parse(readFileSync(jsonFile, 'utf8'));
     expect(report.quick).toBe(true);
     const rows = report.rows as Row[];
-    expect(rows.map((row) => row.id).sort()).toEqual(expectedRowIds());
+    expect(rows.map((row) => row.id).sort()).toEqual(expectedRowIds(report.peers.status === 'measured'));
     for (const row of rows) {
       expect(row.nsPerCall, row.id).toBeGreaterThan(0);
       expect(row.roundsNs.length, row.id).toBeGreaterThanOrEqual(1);
       expect(Number.isFinite(row.vsBare), row.id).toBe(true);
       expect(Number.isFinite(row.overBareNs), row.id).toBe(true);
-      // only the real-SDK process has a floor to compare with
-      if (row.process === 'sdk') expect(row.vsFloor, row.id).toBeGreaterThan(0);
+      // only the real-SDK processes have a floor to compare with
+      if (row.process === 'sdk' || row.process === 'peers') expect(row.vsFloor, row.id).toBeGreaterThan(0);
       else expect(row.vsFloor, row.id).toBeNull();
     }
     expect(rows.find((row) => row.id === 'sdk/async/bare/x1')?.vsBare).toBe(1);
@@ -96,7 +110,11 @@ describe('npm run bench -- --quick', () => {
 
   it('prints every case as a line of the table', () => {
     const report = JSON.parse(readFileSync(jsonFile, 'utf8'));
-    const tableLines = stdout.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| group'));
+    // the main table: from its header to the first line that is not a table row (the allocation table follows)
+    const lines = stdout.split('\n');
+    const header = lines.findIndex((line) => line.startsWith('| group'));
+    const end = lines.findIndex((line, i) => i > header && !line.startsWith('|'));
+    const tableLines = lines.slice(header + 2, end);
     const printed = tableLines.map((line) =>
       line
         .split('|')
@@ -115,11 +133,13 @@ describe('npm run bench -- --quick', () => {
     const report = JSON.parse(readFileSync(jsonFile, 'utf8'));
     const ids = (report.targets as { id: string; met: boolean; value: number }[]).map((target) => target.id);
     expect(ids).toEqual([
-      'sdk-vs-floor-async',
-      'sdk-vs-floor-sync',
-      'empty-listener-async',
       'no-sdk-async',
       'no-sdk-sync',
+      'sdk-vs-floor-async',
+      'sdk-vs-floor-sync',
+      'sdk-vs-floor-async-10000',
+      'span-histogram-shared-times',
+      'empty-listener-async',
       'capture-10mb-vs-1kb',
       'memory-heap-growth',
       'memory-no-caller-error',
@@ -128,6 +148,66 @@ describe('npm run bench -- --quick', () => {
       expect(typeof target.met).toBe('boolean');
       expect(Number.isFinite(target.value)).toBe(true);
       expect(stdout).toMatch(new RegExp(`(met {3}|MISSED) {2}${escapeRegExp(target.description)}: `));
+    }
+  });
+
+  it('runs the peers on the shared SDK, or says why their rows are skipped', () => {
+    const { peers } = JSON.parse(readFileSync(jsonFile, 'utf8'));
+    if (peers.status === 'skipped') {
+      expect(peers.reason).toMatch(/\S/);
+      // skipped for want of an install is allowed; installed peers whose process fails are a broken bench
+      expect(peers.reason).not.toMatch(/^the peers' process failed/);
+      expect(stdout).toContain(`Peers: SKIPPED (${peers.reason})`);
+      return;
+    }
+    expect(peers.status).toBe('measured');
+    expect(Object.keys(peers.versions)).toEqual(
+      expect.arrayContaining(['@arizeai/openinference-core', '@traceloop/node-server-sdk', '@langfuse/tracing']),
+    );
+    // every library's spans reached the one SDK: the peers used the same @opentelemetry/api
+    for (const scope of [
+      'otel-tool-calls',
+      'bench-floor',
+      'openinference-core',
+      '@traceloop/node-server-sdk',
+      'langfuse-sdk',
+    ]) {
+      expect(peers.exportedSpansByScope[scope], scope).toBeGreaterThan(0);
+    }
+  });
+
+  it('reports the bytes allocated per call of the main cases, each from windows without a collection', () => {
+    const report = JSON.parse(readFileSync(jsonFile, 'utf8'));
+    const allocations = report.allocations as { id: string; bytesPerCall: number; windows: number[] }[];
+    const expected = [
+      ...['bare', 'empty-listener', 'otel-no-sdk'].flatMap((kind) => [
+        `no-sdk/sync/${kind}/x1`,
+        `no-sdk/async/${kind}/x1`,
+      ]),
+      ...['bare', 'empty-listener', 'otel-sdk', 'floor'].flatMap((kind) => [
+        `sdk/sync/${kind}/x1`,
+        `sdk/async/${kind}/x1`,
+      ]),
+      'sdk/async/composite-3-empty/x1',
+      'sdk/async/composite-otel-counting-empty/x1',
+      ...(report.peers.status === 'measured' ? peerRowIds() : []),
+    ];
+    expect(allocations.map((row) => row.id).sort()).toEqual(expected.sort());
+    for (const row of allocations) {
+      expect(row.windows.length, row.id).toBeGreaterThan(0);
+      // a call the JIT has optimized may allocate nothing at all; never less
+      expect(row.bytesPerCall, row.id).toBeGreaterThanOrEqual(0);
+    }
+    expect(stdout).toContain('Bytes allocated per call');
+  });
+
+  it('checks that the span and the histogram sample share their start and end times', () => {
+    const { sharedTimes } = JSON.parse(readFileSync(jsonFile, 'utf8'));
+    expect(sharedTimes.checks.map((check: { tool: string }) => check.tool)).toEqual(['async', 'sync']);
+    // not a timing: the two come from the same two clock readings, whatever the machine's load
+    for (const check of sharedTimes.checks) {
+      expect(check.spanDurationNs).toBeGreaterThan(0);
+      expect(check.met, JSON.stringify(check)).toBe(true);
     }
   });
 
