@@ -1,4 +1,9 @@
-import { OpenTelemetryToolCallListener, type ToolCallback, type ToolCallListener, ToolCallListeners } from 'otel-tool-calls';
+import {
+  OpenTelemetryToolCallListener,
+  type ToolCallback,
+  type ToolCallListener,
+  ToolCallListeners,
+} from 'otel-tool-calls';
 import { floorAsync, floorSync } from './floor.js';
 import type { BenchCase } from './measure.js';
 import { asyncWeatherTool, INPUT, syncWeatherTool, type WeatherInput } from './tools.js';

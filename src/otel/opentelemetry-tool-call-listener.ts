@@ -3,10 +3,13 @@ import {
   type Context,
   type Counter,
   context,
+  createNoopMeter,
   type Histogram,
   INVALID_SPAN_CONTEXT,
-  isSpanContextValid,
+  INVALID_SPANID,
+  INVALID_TRACEID,
   metrics,
+  ProxyTracerProvider,
   type Span,
   SpanKind,
   SpanStatusCode,
@@ -22,6 +25,7 @@ import { boundedAttribute } from './bounded-text.js';
 import { captureContent } from './content-capture.js';
 import { decideErrorPolicy } from './error-policy.js';
 import { errorMessageOf, errorTypeOf, isErrorLike } from './error-type.js';
+import { MetricAttributes } from './metric-attributes.js';
 import {
   type CallIdentity,
   closeToolCall,
@@ -53,13 +57,19 @@ import { handleStrayPromise } from './stray-promise.js';
 import type { OpenTelemetryToolCallListenerOptions, ToolCallSpanHook } from './types.js';
 
 const SCOPE_NAME = 'otel-tool-calls';
+/** What the API's global tracer provider delegates to while no SDK is registered. */
+const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
+/** What every meter provider of the API gives while no SDK is registered. */
+const NOOP_METER = createNoopMeter();
+// read once: on Node 20, `performance` is a lazy getter of the global object, dear on a hot path
+const clock = globalThis.performance;
 
 /** The listener's per-call state (its correlation context): the span, and what the metrics need at the end. */
 interface ToolCallSpanState extends OpenToolCall {
   /** The call's own span, or the `execute_tool` span it joined. */
   readonly span: Span;
-  /** The parent context with the span set: the tool body runs in it. */
-  readonly spanContext: Context;
+  /** The parent context with the span set, where the tool body runs; none when that is the caller's own. */
+  readonly spanContext: Context | undefined;
   /** `performance.now()` at the start; the span gets the same start and end as the histogram. */
   readonly startTime: number;
   result?: unknown;
@@ -85,26 +95,53 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
   /** `options.agentName` as a metric attribute: bounded. */
   private readonly agentName: string | undefined;
   private instruments: Instruments | undefined;
+  private readonly metricAttributes: MetricAttributes;
+  /** The API's global tracer provider, when spans go there: asked at each call whether an SDK is behind it. */
+  private readonly globalTracerProvider: ProxyTracerProvider | undefined;
+  /** No SDK, no hook: a call has nothing to record, and only the error policy applies. */
+  private readonly mayRecordNothing: boolean;
 
   constructor(options?: OpenTelemetryToolCallListenerOptions) {
     this.options = resolveOptions(options);
     this.agentName = this.options.agentName === undefined ? undefined : boundedAttribute(this.options.agentName);
+    this.metricAttributes = new MetricAttributes(this.agentName);
     const tracerProvider = this.options.tracerProvider ?? trace.getTracerProvider();
     this.tracer = tracerProvider.getTracer(SCOPE_NAME, VERSION);
+    this.globalTracerProvider = tracerProvider instanceof ProxyTracerProvider ? tracerProvider : undefined;
+    const { meterProvider, onSpanStart, onSpanEnd } = this.options;
+    this.mayRecordNothing =
+      this.globalTracerProvider !== undefined &&
+      meterProvider === undefined &&
+      onSpanStart === undefined &&
+      onSpanEnd === undefined;
+  }
+
+  /**
+   * Nothing registered (a library's listener in a host without OpenTelemetry): no span, no clock,
+   * no attributes. Asked at each call, so that an SDK registered later is picked up at once.
+   */
+  private recordsNothing(): boolean {
+    return (
+      this.mayRecordNothing &&
+      this.instruments === undefined &&
+      this.globalTracerProvider?.getDelegate() === NOOP_TRACER_PROVIDER &&
+      metrics.getMeterProvider().getMeter(SCOPE_NAME, VERSION) === NOOP_METER
+    );
   }
 
   beforeCall(toolName: string, toolInput: unknown, call: ToolCallInfo): ToolCallSpanState | undefined {
+    if (this.recordsNothing()) return undefined;
     const name = nameOf(toolName);
     try {
       const { options } = this;
       const toolType = boundedAttribute(
         attributeText(call.attributes?.[ATTR_GEN_AI_TOOL_TYPE]) ?? GEN_AI_TOOL_TYPE_VALUE_FUNCTION,
       );
-      const startTime = performance.now();
+      const startTime = clock.now();
       const parent = context.active();
       const identity = { toolName: name, toolCallId: call.toolCallId, framework: call.framework, toolInput };
       const outer = options.keepNestedSpans ? undefined : outerToolCall(parent, identity);
-      if (outer !== undefined) return this.join(outer, identity, call, toolType, startTime, parent);
+      if (outer !== undefined) return this.join(outer, identity, call, toolType, startTime);
       let span: Span;
       try {
         span = this.startSpan(name, toolInput, call, toolType, startTime, parent);
@@ -114,11 +151,11 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
         logger.error(`could not start the span of '${name}'`, error);
         span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
       }
-      // no SDK (or no valid parent): the span has an invalid context, and the parent context is as good
-      const spanContext = isSpanContextValid(span.spanContext()) ? trace.setSpan(parent, span) : parent;
+      // no SDK (or no valid parent): the span has an invalid context, and the caller's context is as good
+      const spanContext = hasValidContext(span) ? trace.setSpan(parent, span) : undefined;
       const state: ToolCallSpanState = { ...identity, span, spanContext, startTime, toolType };
       // a call nested in this one (the same tool observed twice) joins this span while it is open
-      if (spanContext !== parent) openToolCall(span, state);
+      if (spanContext !== undefined) openToolCall(span, state);
       this.runHook('onSpanStart', options.onSpanStart, span, { toolName: name, toolInput, call });
       return state;
     } catch (error) {
@@ -135,7 +172,6 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     startTime: number,
     parent: Context,
   ): Span {
-    const { options } = this;
     const attributes: Attributes = { ...call.attributes };
     attributes[ATTR_GEN_AI_OPERATION_NAME] = GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL;
     attributes[ATTR_GEN_AI_TOOL_NAME] = name;
@@ -165,7 +201,6 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     call: ToolCallInfo,
     toolType: string,
     startTime: number,
-    parent: Context,
   ): ToolCallSpanState {
     const { span } = outer;
     const name = identity.toolName;
@@ -179,7 +214,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       }
       this.captureArguments(span, name, identity.toolInput);
     }
-    return { ...identity, span, spanContext: parent, startTime, toolType, joined: outer };
+    return { ...identity, span, spanContext: undefined, startTime, toolType, joined: outer };
   }
 
   // only for a recording span: no serialization when nothing is exported
@@ -197,7 +232,8 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
   }
 
   runInContext<R>(state: ToolCallSpanState | undefined, run: () => R): R {
-    return state ? context.with(state.spanContext, run) : run();
+    const spanContext = state?.spanContext;
+    return spanContext === undefined ? run() : context.with(spanContext, run);
   }
 
   afterCall(state: ToolCallSpanState | undefined, toolName: string, _input: unknown, result: unknown): void {
@@ -250,14 +286,18 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       }
       return;
     }
-    const endTime = performance.now();
+    const endTime = clock.now();
+    const { onSpanEnd } = this.options;
     if (joined === undefined) {
-      this.runHook('onSpanEnd', this.options.onSpanEnd, span, {
-        toolName: name,
-        toolInput,
-        call,
-        ...(errorType === undefined ? { result: state.result } : { error: state.error }),
-      });
+      // the event object only for a hook that is set
+      if (onSpanEnd !== undefined) {
+        this.runHook('onSpanEnd', onSpanEnd, span, {
+          toolName: name,
+          toolInput,
+          call,
+          ...(errorType === undefined ? { result: state.result } : { error: state.error }),
+        });
+      }
       closeToolCall(span);
       // each in its own guard: a span processor whose onEnd throws must not cost the metrics
       try {
@@ -268,14 +308,12 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     }
     state.completed = true;
     try {
-      const attributes: Attributes = { [ATTR_GEN_AI_TOOL_NAME]: name, [ATTR_GEN_AI_TOOL_TYPE]: toolType };
-      if (this.agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = this.agentName;
-      if (errorType !== undefined) attributes[ATTR_ERROR_TYPE] = errorType;
       const instruments = this.getInstruments();
-      instruments.duration.record((endTime - startTime) / 1000, attributes);
+      if (instruments === undefined) return;
+      const { metricAttributes } = this;
+      instruments.duration.record((endTime - startTime) / 1000, metricAttributes.duration(name, toolType, errorType));
       if (errorType !== undefined) {
-        // a new object: the SDK may keep the one given to the histogram
-        instruments.errors.add(1, { ...attributes, [ATTR_TOOL_CALL_ERROR_OUTCOME]: outcome as string });
+        instruments.errors.add(1, metricAttributes.errors(name, toolType, errorType, outcome as string));
       }
     } catch (error) {
       // the wording the first battery checks for: the end of the call's telemetry failed
@@ -334,12 +372,13 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     return defaultFormatError(boundedName, error, call);
   }
 
-  // Looked up at the first call, not in the constructor: the global metrics API has no proxy,
-  // so a listener made before the SDK starts would otherwise keep a no-op meter forever.
-  private getInstruments(): Instruments {
+  // Looked up at a call, not in the constructor, and kept only once an SDK gives a real meter: the
+  // global metrics API has no proxy, so instruments made before the SDK starts would stay no-ops.
+  private getInstruments(): Instruments | undefined {
     if (this.instruments) return this.instruments;
     const meterProvider = this.options.meterProvider ?? metrics.getMeterProvider();
     const meter = meterProvider.getMeter(SCOPE_NAME, VERSION);
+    if (meter === NOOP_METER) return undefined;
     this.instruments = {
       duration: meter.createHistogram(METRIC_GEN_AI_EXECUTE_TOOL_DURATION, {
         unit: 's',
@@ -382,6 +421,12 @@ function nameOf(toolName: unknown): string {
   } catch {
     return '[unnamed tool]';
   }
+}
+
+/** A span that has an id: one the SDK made. (The API's own check runs two regular expressions per call.) */
+function hasValidContext(span: Span): boolean {
+  const { traceId, spanId } = span.spanContext();
+  return traceId !== INVALID_TRACEID && spanId !== INVALID_SPANID;
 }
 
 function attributeText(value: unknown): string | undefined {

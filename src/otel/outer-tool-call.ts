@@ -35,7 +35,8 @@ export type OuterToolCall =
 // CommonJS build, or two versions) still sees its own spans as its own, and counts a call once.
 const REGISTRY = Symbol.for('otel-tool-calls.open-tool-calls');
 const registry = globalThis as { [REGISTRY]?: WeakMap<Span, OpenToolCall> };
-const openCalls: WeakMap<Span, OpenToolCall> = (registry[REGISTRY] ??= new WeakMap());
+registry[REGISTRY] ??= new WeakMap();
+const openCalls: WeakMap<Span, OpenToolCall> = registry[REGISTRY];
 
 /** Registers the span of a call in flight, so that a call nested in it can join it. */
 export function openToolCall(span: Span, call: OpenToolCall): void {
