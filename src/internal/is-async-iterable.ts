@@ -14,7 +14,8 @@ export const ASYNC_GENERATOR_PROTOTYPE: object = Object.getPrototypeOf(
  * observing the tool's work.
  */
 export function isAsyncGenerator(value: unknown): value is AsyncGenerator<unknown, unknown, unknown> {
-  if (value === null || typeof value !== 'object') return false;
+  // the common result (not async iterable at all) pays one property read, as before this check existed
+  if (value === null || typeof value !== 'object' || !hasMethod(value, Symbol.asyncIterator)) return false;
   try {
     // a Proxy's getPrototypeOf trap may throw: then it is a plain value
     return Object.prototype.isPrototypeOf.call(ASYNC_GENERATOR_PROTOTYPE, value);

@@ -77,7 +77,7 @@ export function observeStream<Context, Reported>(
       step = (await invocation.run(produce)) as Step;
       // not an object, or a `done` getter that throws: unwrapped, the consumer gets a TypeError (or
       // that getter's error) as well, and here the invocation must still end
-      if (step === null || typeof step !== 'object') {
+      if (step === null || (typeof step !== 'object' && typeof step !== 'function')) {
         throw new TypeError(`Iterator result ${describe(step)} is not an object`);
       }
       done = step.done;

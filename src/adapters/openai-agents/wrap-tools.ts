@@ -1,5 +1,6 @@
 import type { FunctionTool, RunContext, Tool } from '@openai/agents';
 import { observeCall } from '../../internal/observe-call.js';
+import { toolNameOf } from '../../internal/tool-name.js';
 import { assertListener, describe } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import type { ToolDefinition } from '../../tool-callback.js';
@@ -71,7 +72,9 @@ function isFunctionTool(tool: unknown): tool is AnyFunctionTool {
  */
 function observedTool<T extends AnyFunctionTool>(tool: T, listener: ToolCallListener<unknown>): T {
   const original = tool.invoke;
-  const definition: ToolDefinition = { name: tool.name, description: tool.description, inputSchema: tool.parameters };
+  // a name that is not a string (a Symbol) must not make the failure's message throw
+  const toolName = toolNameOf(tool);
+  const definition: ToolDefinition = { name: toolName, description: tool.description, inputSchema: tool.parameters };
   const metadata = { strict: tool.strict };
 
   function invoke(runContext: RunContext<unknown>, input: string, details?: ToolCallDetails): Promise<unknown> {
@@ -89,7 +92,7 @@ function observedTool<T extends AnyFunctionTool>(tool: T, listener: ToolCallList
         },
         run: async () => {
           const sdk = await observeSdkFailure(() => original(runContext, input, details));
-          if (sdk.failed) failure = new FunctionToolError(tool.name, sdk.output, sdk.failure);
+          if (sdk.failed) failure = new FunctionToolError(toolName, sdk.output, sdk.failure);
           return sdk.output;
         },
         failureOf: () => failure,

@@ -79,6 +79,21 @@ describe('wrapTools through FunctionTool.invoke', () => {
     expect(output).not.toBe(SDK_DEFAULT_ERROR_TEXT);
   });
 
+  it('a tool whose name is not a string still fails as it would unwrapped, and the listener gets a text name', async () => {
+    const symbolNamed = Object.assign(failing(), { name: Symbol('forecast') as unknown as string });
+    const listener = recordingListener();
+    const [wrapped] = wrapTools([symbolNamed], listener);
+
+    const output = await wrapped.invoke(new RunContext(), '{"city":"Oslo"}', details('call_5'));
+
+    expect(output).toBe(SDK_DEFAULT_ERROR_TEXT);
+    expect(listener.events.map((event) => [event.kind, event.toolName])).toEqual([
+      ['beforeCall', 'Symbol(forecast)'],
+      ['onError', 'Symbol(forecast)'],
+      ['afterCompletion', 'Symbol(forecast)'],
+    ]);
+  });
+
   it("rethrown: a tool's own errorFunction still makes the output", async () => {
     const listener = recordingListener();
     const [wrapped] = wrapTools(
