@@ -5,9 +5,9 @@ import {
   context,
   type Histogram,
   isSpanContextValid,
+  type Meter,
   metrics,
   type Span,
-  SpanKind,
   SpanStatusCode,
   type Tracer,
   trace,
@@ -18,7 +18,8 @@ import type { ToolCallInfo, ToolCallListener } from '../tool-call-listener.js';
 import { VERSION } from '../version.js';
 import { captureContent } from './content-capture.js';
 import { decideErrorPolicy } from './error-policy.js';
-import { errorMessageOf, errorTypeOf, isErrorLike } from './error-type.js';
+import { isErrorLike } from './error-type.js';
+import { recordRemoteCallDuration } from './remote-call-metrics.js';
 import { defaultFormatError, resolveOptions } from './resolve-options.js';
 import {
   ATTR_GEN_AI_AGENT_NAME,
@@ -38,6 +39,7 @@ import {
   TOOL_CALL_ERROR_OUTCOME_VALUE_REPORTED,
   TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN,
 } from './semconv.js';
+import { failureAttributes, failureShape, spanShape } from './span-shape.js';
 import type { OpenTelemetryToolCallListenerOptions, ToolCallSpanHook } from './types.js';
 
 const SCOPE_NAME = 'otel-tool-calls';
@@ -50,13 +52,18 @@ interface ToolCallSpanState {
   /** `performance.now()` at the start; the span gets the same start and end as the histogram. */
   readonly startTime: number;
   readonly toolType: string;
+  /** The span's attributes at its start: the protocol's duration metric picks from them. */
+  readonly attributes: Attributes;
   result?: unknown;
   error?: unknown;
   errorType?: string;
   outcome?: string;
+  /** What a failure added beside `error.type` (the peer's status code). */
+  failureAttributes?: Attributes;
 }
 
 interface Instruments {
+  readonly meter: Meter;
   readonly duration: Histogram;
   readonly errors: Counter;
 }
@@ -91,11 +98,14 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       const description = attributeText(call.toolDefinition?.description);
       if (description !== undefined) attributes[ATTR_GEN_AI_TOOL_DESCRIPTION] = description;
       if (options.agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = options.agentName;
+      // execute_tool {tool} (INTERNAL), or what a remote call's protocol asks (span-shape.ts)
+      const shape = spanShape(toolName, call);
+      Object.assign(attributes, shape.attributes);
       const startTime = performance.now();
       const parent = context.active();
       const span = this.tracer.startSpan(
-        `${GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL} ${toolName}`,
-        { kind: SpanKind.INTERNAL, attributes, startTime },
+        shape.name,
+        { kind: shape.kind, attributes, startTime, links: shape.links },
         parent,
       );
       // after the start, and only for a recording span: no serialization when nothing is exported
@@ -107,7 +117,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       }
       // no SDK (or no valid parent): the span has an invalid context, and the parent context is as good
       const spanContext = isSpanContextValid(span.spanContext()) ? trace.setSpan(parent, span) : parent;
-      const state: ToolCallSpanState = { span, spanContext, startTime, toolType };
+      const state: ToolCallSpanState = { span, spanContext, startTime, toolType, attributes };
       this.runHook('onSpanStart', options.onSpanStart, span, { toolName, toolInput, call });
       return state;
     } catch (error) {
@@ -148,7 +158,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     const decision = decideErrorPolicy(options.errorPolicy, options.toolErrorPolicies, toolName, error, call);
     const outcome =
       decision === 'report' ? TOOL_CALL_ERROR_OUTCOME_VALUE_REPORTED : TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN;
-    if (state) this.recordError(state, toolName, error, outcome);
+    if (state) this.recordError(state, toolName, error, outcome, call);
     return decision === 'report' ? this.reportText(toolName, error, call) : null;
   }
 
@@ -168,25 +178,32 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       if (this.options.agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = this.options.agentName;
       if (errorType !== undefined) attributes[ATTR_ERROR_TYPE] = errorType;
       const instruments = this.getInstruments();
-      instruments.duration.record((endTime - startTime) / 1000, attributes);
+      const seconds = (endTime - startTime) / 1000;
+      instruments.duration.record(seconds, attributes);
       if (errorType !== undefined) {
         // a new object: the SDK may keep the one given to the histogram
         instruments.errors.add(1, { ...attributes, [ATTR_TOOL_CALL_ERROR_OUTCOME]: outcome as string });
       }
+      const endAttributes = { ...state.attributes, ...state.failureAttributes };
+      if (errorType !== undefined) endAttributes[ATTR_ERROR_TYPE] = errorType;
+      recordRemoteCallDuration(instruments.meter, call, seconds, endAttributes);
     } catch (error) {
       logger.error(`could not end the span of '${toolName}'`, error);
     }
   }
 
-  private recordError(state: ToolCallSpanState, toolName: string, error: unknown, outcome: string) {
+  private recordError(state: ToolCallSpanState, toolName: string, error: unknown, outcome: string, call: ToolCallInfo) {
     try {
-      const errorType = errorTypeOf(error);
+      // the error's own code/name, or what a remote call's protocol says of it (span-shape.ts)
+      const failure = failureShape(error, call);
       state.error = error;
-      state.errorType = errorType;
+      state.errorType = failure.type;
       state.outcome = outcome;
+      state.failureAttributes = failureAttributes(failure);
       const { span } = state;
-      span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessageOf(error) });
-      span.setAttribute(ATTR_ERROR_TYPE, errorType);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
+      span.setAttribute(ATTR_ERROR_TYPE, failure.type);
+      span.setAttributes(state.failureAttributes);
       span.setAttribute(ATTR_TOOL_CALL_ERROR_OUTCOME, outcome);
       if (this.options.recordException && isErrorLike(error)) span.recordException(error);
     } catch (recordError) {
@@ -216,6 +233,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     const meterProvider = this.options.meterProvider ?? metrics.getMeterProvider();
     const meter = meterProvider.getMeter(SCOPE_NAME, VERSION);
     this.instruments = {
+      meter,
       duration: meter.createHistogram(METRIC_GEN_AI_EXECUTE_TOOL_DURATION, {
         unit: 's',
         description: 'Duration of tool call operations (GenAI semantic conventions, execute_tool)',
