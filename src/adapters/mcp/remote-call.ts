@@ -5,6 +5,8 @@ import { ToolResultError } from '../../tool-result-error.js';
 
 /** The JSON-RPC code McpServer passes on as an error answer when a tool throws it (both SDK lines). */
 const URL_ELICITATION_REQUIRED = -32042;
+/** Codes the 1.x SDK raises itself (the connection closed, the request timed out): not a peer's answer. */
+const LOCAL_CODES: ReadonlySet<number> = new Set([-32000, -32001]);
 
 /** A `tools/call` sent by this process: a span of kind CLIENT, JSON-RPC errors by their code. */
 export function clientCall(): RemoteCallInfo {
@@ -43,7 +45,7 @@ export function serverCall(requestId: unknown, links: readonly SpanContext[]): R
 
 /**
  * An error the SDK raised for a JSON-RPC error answer (1.x `McpError`, 2.x `ProtocolError`): an
- * integer `code`. 1.x prefixes the peer's message with `MCP error {code}: `; it is taken off, so the
+ * integer `code`, also the `rpc.response.status_code` unless the 1.x SDK raised it itself. 1.x prefixes the peer's message with `MCP error {code}: `; it is taken off, so the
  * status description is the JSON-RPC error message.
  */
 function jsonRpcError(error: unknown): RemoteCallError | undefined {
@@ -54,7 +56,7 @@ function jsonRpcError(error: unknown): RemoteCallError | undefined {
   const prefix = `MCP error ${text}: `;
   return {
     type: text,
-    statusCode: text,
+    statusCode: LOCAL_CODES.has(code) ? undefined : text,
     message: typeof message === 'string' && message.startsWith(prefix) ? message.slice(prefix.length) : undefined,
   };
 }
