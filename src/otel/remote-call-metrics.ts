@@ -81,13 +81,20 @@ export function recordRemoteCallDuration(
   seconds: number,
   spanAttributes: Attributes,
 ): void {
-  const remote = call.remote;
-  if (remote?.protocol !== 'mcp' || (remote.side !== 'client' && remote.side !== 'server')) return;
-  const keep = remote.side === 'client' ? MCP_CLIENT : MCP_COMMON;
+  let side: unknown;
+  try {
+    // read once: a remote with throwing getters records no protocol metric
+    if (call.remote?.protocol !== 'mcp') return;
+    side = call.remote.side;
+  } catch {
+    return;
+  }
+  if (side !== 'client' && side !== 'server') return;
+  const keep = side === 'client' ? MCP_CLIENT : MCP_COMMON;
   const attributes: Attributes = {};
   for (const key of keep) {
     const value = spanAttributes[key];
     if (value !== undefined) attributes[key] = value;
   }
-  histogramsOf(meter)[remote.side].record(seconds, attributes);
+  histogramsOf(meter)[side].record(seconds, attributes);
 }

@@ -99,9 +99,9 @@ function readRemote(call: ToolCallInfo): Remote | undefined {
 }
 
 function describeRemoteError(error: unknown, call: ToolCallInfo): RemoteCallError | undefined {
-  const describe = call.remote?.describeError;
-  if (typeof describe !== 'function') return undefined;
   try {
+    const describe = call.remote?.describeError;
+    if (typeof describe !== 'function') return undefined;
     const described = describe(error);
     if (described === undefined || described === null || typeof described.type !== 'string' || !described.type) {
       return undefined;

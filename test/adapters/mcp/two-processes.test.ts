@@ -6,7 +6,12 @@ import {
   ATTR_SERVER_PORT,
 } from '@opentelemetry/semantic-conventions';
 import { instrumentClient } from 'otel-tool-calls/mcp';
-import { ATTR_JSONRPC_REQUEST_ID, ATTR_MCP_METHOD_NAME, ATTR_RPC_RESPONSE_STATUS_CODE } from 'otel-tool-calls/semconv';
+import {
+  ATTR_JSONRPC_REQUEST_ID,
+  ATTR_MCP_METHOD_NAME,
+  ATTR_MCP_PROTOCOL_VERSION,
+  ATTR_RPC_RESPONSE_STATUS_CODE,
+} from 'otel-tool-calls/semconv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useTestTelemetry } from '../../helpers/otel-sdk.js';
 import { otlpAttributes, startOtlpReceiver } from '../../helpers/otlp-receiver.js';
@@ -112,6 +117,11 @@ describe.each(lines)('MCP across two processes, SDK $sdk over $transport', ({ sd
       expect(serverAttributes[ATTR_NETWORK_TRANSPORT]).toBe(network);
       expect(serverAttributes[ATTR_MCP_METHOD_NAME]).toBe('tools/call');
       expect(serverAttributes[ATTR_JSONRPC_REQUEST_ID]).toMatch(/^\d+$/);
+      // the negotiated version where the SDK keeps it: 2.x always, 1.x over HTTP (its header)
+      if (sdk === '2.x' || transport === 'http') {
+        expect(clientSpan.attributes[ATTR_MCP_PROTOCOL_VERSION]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+        expect(serverAttributes[ATTR_MCP_PROTOCOL_VERSION]).toBe(clientSpan.attributes[ATTR_MCP_PROTOCOL_VERSION]);
+      }
       if (transport === 'http') {
         expect(clientSpan.attributes[ATTR_SERVER_ADDRESS]).toBe('127.0.0.1');
         expect(clientSpan.attributes[ATTR_SERVER_PORT]).toBe(port);
