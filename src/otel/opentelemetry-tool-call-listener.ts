@@ -184,9 +184,12 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
         // a new object: the SDK may keep the one given to the histogram
         instruments.errors.add(1, { ...attributes, [ATTR_TOOL_CALL_ERROR_OUTCOME]: outcome as string });
       }
-      const endAttributes = { ...state.attributes, ...state.failureAttributes };
-      if (errorType !== undefined) endAttributes[ATTR_ERROR_TYPE] = errorType;
-      recordRemoteCallDuration(instruments.meter, call, seconds, endAttributes);
+      if (call.remote !== undefined) {
+        // the protocol's own duration metric (MCP: mcp.client/server.operation.duration), from the span's attributes
+        const endAttributes = { ...state.attributes, ...state.failureAttributes };
+        if (errorType !== undefined) endAttributes[ATTR_ERROR_TYPE] = errorType;
+        recordRemoteCallDuration(instruments.meter, call, seconds, endAttributes);
+      }
     } catch (error) {
       logger.error(`could not end the span of '${toolName}'`, error);
     }
