@@ -65,12 +65,12 @@ function receivedSpans(): OtlpSpan[] {
     .flatMap((scope: { spans?: OtlpSpan[] }) => scope.spans ?? []);
 }
 
-/** The server's span named `name`, once the child has exported it (a bounded wait). */
-async function serverSpan(name: string): Promise<OtlpSpan> {
+/** The server's first span named `name` (or with that span id), once the child has exported it (a bounded wait). */
+async function serverSpan(name: string, spanId?: string): Promise<OtlpSpan> {
   return withDeadline(
     (async () => {
       for (;;) {
-        const found = receivedSpans().find((span) => span.name === name);
+        const found = receivedSpans().find((span) => (spanId ? span.spanId === spanId : span.name === name));
         if (found) return found;
         await receiver.waitFor('/v1/traces').catch(() => {});
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -125,6 +125,13 @@ describe.each(lines)('MCP across two processes, SDK $sdk over $transport', ({ sd
       if (transport === 'http') {
         expect(clientSpan.attributes[ATTR_SERVER_ADDRESS]).toBe('127.0.0.1');
         expect(clientSpan.attributes[ATTR_SERVER_PORT]).toBe(port);
+        // the HTTP request the MCP request came in: linked, not the parent
+        const [link] = (remote.links ?? []) as { traceId: string; spanId: string }[];
+        expect(remote.links).toHaveLength(1);
+        const post = await serverSpan('POST /mcp', link?.spanId);
+        expect([post.name, post.kind, post.traceId]).toEqual(['POST /mcp', OTLP_SERVER, link?.traceId]);
+      } else {
+        expect(remote.links ?? []).toEqual([]);
       }
     },
     TEST_MS,
@@ -145,7 +152,7 @@ describe.each(lines)('MCP across two processes, SDK $sdk over $transport', ({ sd
   );
 
   it(
-    'an uninstrumented client still gets its answer; the server span starts a trace of its own',
+    'an uninstrumented client still gets its answer; the server span is a child of the ambient context only',
     async () => {
       const { client } = await start();
 
@@ -153,7 +160,13 @@ describe.each(lines)('MCP across two processes, SDK $sdk over $transport', ({ sd
 
       expect(result.content).toEqual([{ type: 'text', text: 'sunny in Pune' }]);
       const remote = await serverSpan('tools/call weather');
-      expect(remote.parentSpanId ?? '').toBe('');
+      // stdio: a trace of its own; HTTP: the HTTP request's span is the parent, nothing to link
+      if (transport === 'http') {
+        expect((await serverSpan('POST /mcp', remote.parentSpanId)).name).toBe('POST /mcp');
+      } else {
+        expect(remote.parentSpanId ?? '').toBe('');
+      }
+      expect(remote.links ?? []).toEqual([]);
     },
     TEST_MS,
   );
