@@ -10,6 +10,7 @@ import {
   ATTR_JSONRPC_REQUEST_ID,
   ATTR_MCP_METHOD_NAME,
   ATTR_MCP_PROTOCOL_VERSION,
+  ATTR_MCP_SESSION_ID,
   ATTR_RPC_RESPONSE_STATUS_CODE,
 } from 'otel-tool-calls/semconv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -126,6 +127,11 @@ describe.each(lines)('MCP across two processes, SDK $sdk over $transport', ({ sd
         expect(clientSpan.attributes[ATTR_SERVER_ADDRESS]).toBe('127.0.0.1');
         expect(clientSpan.attributes[ATTR_SERVER_PORT]).toBe(port);
         // the HTTP request the MCP request came in: linked, not the parent
+        if (sdk === '1.x') {
+          // a stateful Streamable HTTP session: both sides name the same one
+          expect(clientSpan.attributes[ATTR_MCP_SESSION_ID]).toEqual(expect.any(String));
+          expect(serverAttributes[ATTR_MCP_SESSION_ID]).toBe(clientSpan.attributes[ATTR_MCP_SESSION_ID]);
+        }
         const [link] = (remote.links ?? []) as { traceId: string; spanId: string }[];
         expect(remote.links).toHaveLength(1);
         const post = await serverSpan('POST /mcp', link?.spanId);
