@@ -24,6 +24,7 @@ export interface SpanShape {
 }
 
 const MAX_LINKS = 8;
+const NO_ATTRIBUTES: Attributes = Object.freeze({});
 
 export function spanShape(toolName: string, call: ToolCallInfo): SpanShape {
   const remote = readRemote(call);
@@ -31,7 +32,7 @@ export function spanShape(toolName: string, call: ToolCallInfo): SpanShape {
     return {
       name: `${GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL} ${toolName}`,
       kind: SpanKind.INTERNAL,
-      attributes: {},
+      attributes: NO_ATTRIBUTES,
       links: undefined,
     };
   }
