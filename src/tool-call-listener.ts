@@ -1,3 +1,4 @@
+import type { RemoteCallInfo } from './remote-call.js';
 import type { ToolDefinition, ToolMetadata } from './tool-callback.js';
 
 /** What a listener may know about one invocation. */
@@ -11,6 +12,11 @@ export interface ToolCallInfo {
   readonly framework?: string;
   /** Extra span attributes an adapter knows (for example MCP's `mcp.method.name`). */
   readonly attributes?: Readonly<Record<string, string | number | boolean>>;
+  /**
+   * Set when the call crosses a process boundary (an MCP client sending `tools/call`, an MCP server
+   * handling it): the listener records it by that protocol's conventions. Absent for in-process calls.
+   */
+  readonly remote?: RemoteCallInfo;
 }
 
 /**

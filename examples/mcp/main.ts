@@ -27,7 +27,7 @@ server.registerTool('forecast', { inputSchema: { city: z.string() } }, async () 
 });
 server.registerTool('alerts', { inputSchema: { city: z.string() } }, async ({ city }) => ({
   content: [{ type: 'text', text: `no alert feed for ${city}` }],
-  isError: true, // MCP's own way to fail: counted as an error (error.type tool_error)
+  isError: true, // MCP's own way to fail: counted as an error (error.type tool_error, as a throw is)
 }));
 
 const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
@@ -45,7 +45,7 @@ for (const span of spans.getFinishedSpans()) {
   const { attributes } = span;
   console.log(
     `${span.name} type=${attributes['gen_ai.tool.type']} method=${attributes['mcp.method.name']}` +
-      ` id=${attributes['gen_ai.tool.call.id']} error.type=${attributes['error.type'] ?? '-'}`,
+      ` id=${attributes['jsonrpc.request.id']} error.type=${attributes['error.type'] ?? '-'}`,
   );
 }
 await client.close();

@@ -3,7 +3,7 @@ import type { ToolContext, ToolDefinition, ToolMetadata } from '../tool-callback
 
 /**
  * What a listener is told about one call: the tool's definition and metadata, and the fields of
- * `toolContext` it knows (`toolCallId`, `signal`, `framework`, `attributes`), each checked for its type.
+ * `toolContext` it knows (`toolCallId`, `signal`, `framework`, `attributes`, `remote`), each checked for its type.
  */
 export function callInfo(
   toolDefinition: ToolDefinition,
@@ -15,8 +15,9 @@ export function callInfo(
   let signal: unknown;
   let framework: unknown;
   let attributes: unknown;
+  let remote: unknown;
   try {
-    ({ toolCallId, signal, framework, attributes } = toolContext);
+    ({ toolCallId, signal, framework, attributes, remote } = toolContext);
   } catch {
     // a toolContext whose getters throw is the caller's to pass on: the tool runs as it would unwrapped
     return { toolDefinition, toolMetadata };
@@ -29,5 +30,6 @@ export function callInfo(
     framework: typeof framework === 'string' ? framework : undefined,
     attributes:
       attributes !== null && typeof attributes === 'object' ? (attributes as ToolCallInfo['attributes']) : undefined,
+    remote: remote !== null && typeof remote === 'object' ? (remote as ToolCallInfo['remote']) : undefined,
   };
 }

@@ -8,10 +8,10 @@ import {
   INVALID_SPAN_CONTEXT,
   INVALID_SPANID,
   INVALID_TRACEID,
+  type Meter,
   metrics,
   ProxyTracerProvider,
   type Span,
-  SpanKind,
   SpanStatusCode,
   type Tracer,
   trace,
@@ -24,7 +24,7 @@ import { VERSION } from '../version.js';
 import { boundedAttribute } from './bounded-text.js';
 import { captureContent } from './content-capture.js';
 import { decideErrorPolicy } from './error-policy.js';
-import { errorMessageOf, errorTypeOf, isErrorLike } from './error-type.js';
+import { isErrorLike } from './error-type.js';
 import { MetricAttributes } from './metric-attributes.js';
 import {
   type CallIdentity,
@@ -34,6 +34,7 @@ import {
   openToolCall,
   outerToolCall,
 } from './outer-tool-call.js';
+import { recordRemoteCallDuration } from './remote-call-metrics.js';
 import { defaultFormatError, resolveOptions } from './resolve-options.js';
 import {
   ATTR_GEN_AI_AGENT_NAME,
@@ -53,6 +54,7 @@ import {
   TOOL_CALL_ERROR_OUTCOME_VALUE_REPORTED,
   TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN,
 } from './semconv.js';
+import { failureAttributes, failureShape, spanShape } from './span-shape.js';
 import { handleStrayPromise } from './stray-promise.js';
 import type { OpenTelemetryToolCallListenerOptions, ToolCallSpanHook } from './types.js';
 
@@ -75,9 +77,14 @@ interface ToolCallSpanState extends OpenToolCall {
   result?: unknown;
   /** The span of an outer call that already stands for this one: no span of its own (outer-tool-call.ts). */
   readonly joined?: OuterToolCall;
+  /** A remote call's span attributes at its start: the protocol's duration metric picks from them. */
+  readonly remoteAttributes: Attributes | undefined;
+  /** What a failure added beside `error.type` (the peer's status code). */
+  failureAttributes?: Attributes;
 }
 
 interface Instruments {
+  readonly meter: Meter;
   readonly duration: Histogram;
   readonly errors: Counter;
 }
@@ -139,12 +146,27 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       );
       const startTime = clock.now();
       const parent = context.active();
-      const identity = { toolName: name, toolCallId: call.toolCallId, framework: call.framework, toolInput };
+      const identity: CallIdentity = {
+        toolName: name,
+        toolCallId: call.toolCallId,
+        framework: call.framework,
+        toolInput,
+        side: remoteSide(call),
+      };
       const outer = options.keepNestedSpans ? undefined : outerToolCall(parent, identity);
       if (outer !== undefined) return this.join(outer, identity, call, toolType, startTime);
+      const attributes = this.spanAttributes(name, call, toolType);
+      // execute_tool {tool} (INTERNAL), or what a remote call's protocol asks (span-shape.ts)
+      const shape = spanShape(name, call);
+      Object.assign(attributes, shape.attributes);
       let span: Span;
       try {
-        span = this.startSpan(name, toolInput, call, toolType, startTime, parent);
+        span = this.tracer.startSpan(
+          shape.name,
+          { kind: shape.kind, attributes, startTime, links: shape.links },
+          parent,
+        );
+        this.captureArguments(span, name, toolInput);
       } catch (error) {
         // metrics must not depend on tracing (a span processor whose onStart throws): the call is
         // still measured and counted, on a span that records nothing
@@ -153,7 +175,8 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       }
       // no SDK (or no valid parent): the span has an invalid context, and the caller's context is as good
       const spanContext = hasValidContext(span) ? trace.setSpan(parent, span) : undefined;
-      const state = callState(identity, span, spanContext, startTime, toolType, undefined);
+      const remoteAttributes = call.remote === undefined ? undefined : attributes;
+      const state = callState(identity, span, spanContext, startTime, toolType, undefined, remoteAttributes);
       // a call nested in this one (the same tool observed twice) joins this span while it is open
       if (spanContext !== undefined) openToolCall(span, state);
       this.runHook('onSpanStart', options.onSpanStart, span, { toolName: name, toolInput, call });
@@ -164,14 +187,8 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     }
   }
 
-  private startSpan(
-    name: string,
-    toolInput: unknown,
-    call: ToolCallInfo,
-    toolType: string,
-    startTime: number,
-    parent: Context,
-  ): Span {
+  /** The attributes of the call's span at its start (GenAI semantic conventions, `execute_tool`). */
+  private spanAttributes(name: string, call: ToolCallInfo, toolType: string): Attributes {
     const attributes: Attributes = { ...call.attributes };
     attributes[ATTR_GEN_AI_OPERATION_NAME] = GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL;
     attributes[ATTR_GEN_AI_TOOL_NAME] = name;
@@ -180,13 +197,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     const description = attributeText(call.toolDefinition?.description);
     if (description !== undefined) attributes[ATTR_GEN_AI_TOOL_DESCRIPTION] = description;
     if (this.agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = this.agentName;
-    const span = this.tracer.startSpan(
-      `${GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL} ${name}`,
-      { kind: SpanKind.INTERNAL, attributes, startTime },
-      parent,
-    );
-    this.captureArguments(span, name, toolInput);
-    return span;
+    return attributes;
   }
 
   /**
@@ -206,15 +217,21 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     const name = identity.toolName;
     const explicitType = attributeText(call.attributes?.[ATTR_GEN_AI_TOOL_TYPE]) !== undefined;
     if (outer.owner === 'this-package' && explicitType) outer.call.toolType = toolType;
+    // a remote call's (an MCP client's) attributes on the span, and for its protocol's duration metric
+    const remoteAttributes =
+      call.remote === undefined
+        ? undefined
+        : { ...this.spanAttributes(name, call, toolType), ...spanShape(name, call).attributes };
     if (span.isRecording()) {
       try {
         if (call.attributes !== undefined) span.setAttributes(call.attributes);
+        if (remoteAttributes !== undefined) span.setAttributes(spanShape(name, call).attributes);
       } catch (error) {
         logger.error(`could not add the attributes of '${name}' to the span it joined`, error);
       }
       this.captureArguments(span, name, identity.toolInput);
     }
-    return callState(identity, span, undefined, startTime, toolType, outer);
+    return callState(identity, span, undefined, startTime, toolType, outer, remoteAttributes);
   }
 
   // only for a recording span: no serialization when nothing is exported
@@ -267,7 +284,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     const decision = decideErrorPolicy(options.errorPolicy, options.toolErrorPolicies, givenName, error, call);
     const outcome =
       decision === 'report' ? TOOL_CALL_ERROR_OUTCOME_VALUE_REPORTED : TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN;
-    if (state) this.recordError(state, name, error, outcome);
+    if (state) this.recordError(state, name, error, outcome, call);
     return decision === 'report' ? this.reportText(givenName, name, error, call) : null;
   }
 
@@ -276,6 +293,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     const name = nameOf(toolName);
     const { span, startTime, toolType, errorType, joined } = state;
     const outcome = this.finalOutcome(state, call);
+    const endTime = clock.now();
     if (joined?.owner === 'this-package' && !joined.call.completed) {
       // the outer call gives the one sample; it learns of this call's failure for it
       const outer = joined.call;
@@ -284,9 +302,9 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
         outer.errorType = errorType;
         outer.outcome = outcome;
       }
+      this.recordRemoteCall(state, call, endTime);
       return;
     }
-    const endTime = clock.now();
     const { onSpanEnd } = this.options;
     if (joined === undefined) {
       // the event object only for a hook that is set
@@ -319,6 +337,21 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       // the wording the first battery checks for: the end of the call's telemetry failed
       logger.error(`could not end the span of '${name}': recording its metrics failed`, error);
     }
+    this.recordRemoteCall(state, call, endTime);
+  }
+
+  /** A remote call's own duration metric (MCP: `mcp.client/server.operation.duration`), from its span's attributes. */
+  private recordRemoteCall(state: ToolCallSpanState, call: ToolCallInfo, endTime: number): void {
+    if (state.remoteAttributes === undefined) return;
+    try {
+      const instruments = this.getInstruments();
+      if (instruments === undefined) return;
+      const endAttributes = { ...state.remoteAttributes, ...state.failureAttributes };
+      if (state.errorType !== undefined) endAttributes[ATTR_ERROR_TYPE] = state.errorType;
+      recordRemoteCallDuration(instruments.meter, call, (endTime - state.startTime) / 1000, endAttributes);
+    } catch (error) {
+      logger.error(`could not record the protocol metric of '${state.toolName}'`, error);
+    }
   }
 
   /**
@@ -340,15 +373,19 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     return actual;
   }
 
-  private recordError(state: ToolCallSpanState, toolName: string, error: unknown, outcome: string) {
-    // what the metrics need first, so that a failing span cannot cost them
+  private recordError(state: ToolCallSpanState, toolName: string, error: unknown, outcome: string, call: ToolCallInfo) {
+    // what the metrics need first, so that a failing span cannot cost them: the error's own
+    // code/name, or what a remote call's protocol says of it (span-shape.ts)
+    const failure = failureShape(error, call);
     state.error = error;
-    state.errorType = errorTypeOf(error);
+    state.errorType = failure.type;
     state.outcome = outcome;
+    state.failureAttributes = failureAttributes(failure);
     try {
       const { span } = state;
-      span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessageOf(error) });
-      span.setAttribute(ATTR_ERROR_TYPE, state.errorType);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
+      span.setAttribute(ATTR_ERROR_TYPE, failure.type);
+      span.setAttributes(state.failureAttributes);
       span.setAttribute(ATTR_TOOL_CALL_ERROR_OUTCOME, outcome);
       if (this.options.recordException && isErrorLike(error)) span.recordException(error);
     } catch (recordError) {
@@ -380,6 +417,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     const meter = meterProvider.getMeter(SCOPE_NAME, VERSION);
     if (meter === NOOP_METER) return undefined;
     this.instruments = {
+      meter,
       duration: meter.createHistogram(METRIC_GEN_AI_EXECUTE_TOOL_DURATION, {
         unit: 's',
         description: 'Duration of tool call operations (GenAI semantic conventions, execute_tool)',
@@ -434,12 +472,14 @@ function callState(
   startTime: number,
   toolType: string,
   joined: OuterToolCall | undefined,
+  remoteAttributes: Attributes | undefined,
 ): ToolCallSpanState {
   return {
     toolName: identity.toolName,
     toolCallId: identity.toolCallId,
     framework: identity.framework,
     toolInput: identity.toolInput,
+    side: identity.side,
     span,
     spanContext,
     startTime,
@@ -450,7 +490,19 @@ function callState(
     errorType: undefined,
     outcome: undefined,
     completed: false,
+    remoteAttributes,
+    failureAttributes: undefined,
   };
+}
+
+/** `call.remote.side`, read safely: a malformed `remote` is an in-process call (span-shape.ts). */
+function remoteSide(call: ToolCallInfo): 'client' | 'server' | undefined {
+  try {
+    const side = call.remote?.side;
+    return side === 'client' || side === 'server' ? side : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A span that has an id: one the SDK made. (The API's own check runs two regular expressions per call.) */

@@ -24,6 +24,8 @@ export interface CallIdentity {
   /** `ToolCallInfo.framework`: which layer observed the call. */
   readonly framework: string | undefined;
   readonly toolInput: unknown;
+  /** `ToolCallInfo.remote.side`: a call that crosses a process boundary, and from which end. */
+  readonly side: 'client' | 'server' | undefined;
 }
 
 /** The `execute_tool` span a nested call joins instead of starting its own. */
@@ -62,8 +64,11 @@ export function closeToolCall(span: Span): void {
  *   instrumentation's span counts as another layer) or were handed the same input (a tool wrapped
  *   twice). A tool that calls itself is neither: each of its calls has a span.
  * A span in between (the tool's own HTTP span) means another operation: the call gets its own span.
+ * The server side of a remote call is an operation of its own (the conventions' `SERVER` span,
+ * parented by the client's context) and never joins; nor does a call join a remote call's span.
  */
 export function outerToolCall(parent: Context, call: CallIdentity): OuterToolCall | undefined {
+  if (call.side === 'server') return undefined;
   const span = trace.getSpan(parent);
   if (span === undefined) return undefined;
   const own = openCalls.get(span);
@@ -84,6 +89,7 @@ function foreignToolSpan(span: Span, call: CallIdentity): boolean {
       toolCallId: typeof id === 'string' ? id : undefined,
       framework: FOREIGN_LAYER,
       toolInput: FOREIGN_LAYER,
+      side: undefined,
     };
     return sameCall(outer, call);
   } catch {
@@ -99,10 +105,11 @@ interface OuterIdentity {
   readonly toolCallId: string | undefined;
   readonly framework: unknown;
   readonly toolInput: unknown;
+  readonly side: unknown;
 }
 
 function sameCall(outer: OuterIdentity, call: CallIdentity): boolean {
-  if (outer.toolName !== call.toolName) return false;
+  if (call.side === 'server' || outer.side !== undefined || outer.toolName !== call.toolName) return false;
   if (outer.toolCallId !== undefined && call.toolCallId !== undefined) return outer.toolCallId === call.toolCallId;
   return outer.framework !== call.framework || Object.is(outer.toolInput, call.toolInput);
 }

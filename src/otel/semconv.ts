@@ -41,6 +41,22 @@ export const MCP_METHOD_NAME_VALUE_TOOLS_CALL = 'tools/call' as const;
 /** The MCP session id, when the transport has one. */
 export const ATTR_MCP_SESSION_ID = 'mcp.session.id' as const;
 
+/** The version of the Model Context Protocol the session negotiated, e.g. `2025-06-18`. */
+export const ATTR_MCP_PROTOCOL_VERSION = 'mcp.protocol.version' as const;
+/** The JSON-RPC `id` of the request, as a string (never for a notification or a `null` id). */
+export const ATTR_JSONRPC_REQUEST_ID = 'jsonrpc.request.id' as const;
+/** The error code of a JSON-RPC error response, as a string (e.g. `-32602`). */
+export const ATTR_RPC_RESPONSE_STATUS_CODE = 'rpc.response.status_code' as const;
+
+/** Histogram (s) of MCP requests as the client sees them, from sending to the response. */
+export const METRIC_MCP_CLIENT_OPERATION_DURATION = 'mcp.client.operation.duration' as const;
+/** Histogram (s) of MCP requests as the server sees them, from receiving to sending the result. */
+export const METRIC_MCP_SERVER_OPERATION_DURATION = 'mcp.server.operation.duration' as const;
+/** The bucket boundaries (s) the MCP semantic conventions advise for the operation durations. */
+export const MCP_OPERATION_DURATION_BUCKETS: readonly number[] = Object.freeze([
+  0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300,
+]);
+
 /** `error.type` of a tool that failed in its result (MCP `isError: true`): the MCP conventions' value. */
 export const ERROR_TYPE_VALUE_TOOL_ERROR = 'tool_error' as const;
 

@@ -6,18 +6,19 @@ const run = promisify(execFile);
 const repoRoot = new URL('../..', import.meta.url).pathname;
 
 describe('examples/mcp', () => {
-  it('answers each call, reports both kinds of failure to the client and traces them as extension tool calls', async () => {
+  it('answers each call, reports both kinds of failure to the client and traces them as MCP server spans', async () => {
     const { stdout } = await run('npx', ['tsx', 'examples/mcp/main.ts'], { cwd: repoRoot });
 
     const lines = stdout.trimEnd().split('\n');
     expect(lines).toContain('weather: ok -> sunny in Oslo');
     expect(lines).toContain("forecast: error -> Tool 'forecast' failed: forecast service unavailable");
     expect(lines).toContain("alerts: error -> Tool 'alerts' failed: no alert feed for Oslo");
-    const spans = lines.filter((line) => line.startsWith('execute_tool'));
+    const spans = lines.filter((line) => line.startsWith('tools/call'));
     expect(spans).toHaveLength(3);
     expect(spans.every((line) => line.includes('type=extension method=tools/call'))).toBe(true);
-    expect(spans.find((line) => line.startsWith('execute_tool weather '))).toMatch(/ id=\d+ error\.type=-$/);
-    expect(spans.find((line) => line.startsWith('execute_tool forecast '))).toMatch(/error\.type=Error$/);
-    expect(spans.find((line) => line.startsWith('execute_tool alerts '))).toMatch(/error\.type=tool_error$/);
+    expect(spans.find((line) => line.startsWith('tools/call weather '))).toMatch(/ id=\d+ error\.type=-$/);
+    // a tool that throws and one that returns isError: both tool_error, as the MCP conventions ask
+    expect(spans.find((line) => line.startsWith('tools/call forecast '))).toMatch(/error\.type=tool_error$/);
+    expect(spans.find((line) => line.startsWith('tools/call alerts '))).toMatch(/error\.type=tool_error$/);
   }, 120_000); // a child process under npx tsx: slow on a busy machine, never timed
 });

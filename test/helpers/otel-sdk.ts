@@ -1,5 +1,6 @@
-import { context, type Span, trace } from '@opentelemetry/api';
+import { context, propagation, type Span, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import {
   AggregationTemporality,
   type DataPoint,
@@ -27,6 +28,10 @@ let contextManagerRegistered = false;
 export function createTestTelemetry() {
   if (!contextManagerRegistered) {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    // what NodeSDK registers by default: the MCP adapter propagates through the global propagator
+    propagation.setGlobalPropagator(
+      new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
+    );
     contextManagerRegistered = true;
   }
   const spanExporter = new InMemorySpanExporter();

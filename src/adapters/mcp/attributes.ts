@@ -1,17 +1,80 @@
 import {
+  ATTR_NETWORK_TRANSPORT,
+  ATTR_SERVER_ADDRESS,
+  ATTR_SERVER_PORT,
+  NETWORK_TRANSPORT_VALUE_PIPE,
+  NETWORK_TRANSPORT_VALUE_TCP,
+} from '@opentelemetry/semantic-conventions';
+import {
   ATTR_GEN_AI_TOOL_TYPE,
   ATTR_MCP_METHOD_NAME,
+  ATTR_MCP_PROTOCOL_VERSION,
   ATTR_MCP_SESSION_ID,
   GEN_AI_TOOL_TYPE_VALUE_EXTENSION,
   MCP_METHOD_NAME_VALUE_TOOLS_CALL,
 } from '../../otel/semconv.js';
 
+/** What one side knows of the session a call belongs to; every field optional. */
+export interface McpSessionFacts {
+  readonly sessionId?: unknown;
+  readonly protocolVersion?: unknown;
+  /** The transport object (client or server side): stdio is `pipe`, Streamable HTTP is `tcp`. */
+  readonly transport?: unknown;
+  /** Set when the request came over HTTP (the server sees its headers). */
+  readonly overHttp?: boolean;
+}
+
 /** The span attributes MCP adds to every tool call (OpenTelemetry MCP semantic conventions). */
-export function mcpAttributes(sessionId: unknown): Readonly<Record<string, string>> {
-  const attributes: Record<string, string> = {
+export function mcpAttributes(facts: McpSessionFacts = {}): Readonly<Record<string, string | number>> {
+  const attributes: Record<string, string | number> = {
     [ATTR_GEN_AI_TOOL_TYPE]: GEN_AI_TOOL_TYPE_VALUE_EXTENSION,
     [ATTR_MCP_METHOD_NAME]: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
   };
+  const { sessionId, protocolVersion } = facts;
   if (typeof sessionId === 'string' && sessionId.length > 0) attributes[ATTR_MCP_SESSION_ID] = sessionId;
+  if (typeof protocolVersion === 'string' && protocolVersion.length > 0) {
+    attributes[ATTR_MCP_PROTOCOL_VERSION] = protocolVersion;
+  }
+  const network = networkOf(facts.transport, facts.overHttp === true);
+  if (network.transport !== undefined) attributes[ATTR_NETWORK_TRANSPORT] = network.transport;
+  if (network.address !== undefined) {
+    attributes[ATTR_SERVER_ADDRESS] = network.address;
+    if (network.port !== undefined) attributes[ATTR_SERVER_PORT] = network.port;
+  }
   return attributes;
+}
+
+interface Network {
+  transport?: string;
+  address?: string;
+  port?: number;
+}
+
+/*
+ * The SDK's transports say little about themselves in public, so they are recognised by shape, on
+ * both SDK lines: a Streamable HTTP client transport keeps its URL (`_url`) and has
+ * `terminateSession()`; an HTTP server transport has `handleRequest()`; a stdio client transport has
+ * `pid` and `stderr`, a stdio server transport `_stdin` and `_stdout`. An unknown transport (in-memory,
+ * custom) records no network attributes rather than a wrong one.
+ */
+function networkOf(transport: unknown, overHttp: boolean): Network {
+  if (overHttp) return { transport: NETWORK_TRANSPORT_VALUE_TCP };
+  if (transport === null || typeof transport !== 'object') return {};
+  try {
+    const shape = transport as Record<string, unknown>;
+    const url = shape._url;
+    if (url instanceof URL) {
+      const port = Number(url.port) || (url.protocol === 'https:' ? 443 : url.protocol === 'http:' ? 80 : undefined);
+      return { transport: NETWORK_TRANSPORT_VALUE_TCP, address: url.hostname.replace(/^\[|\]$/g, ''), port };
+    }
+    if (typeof shape.handleRequest === 'function' || typeof shape.terminateSession === 'function') {
+      return { transport: NETWORK_TRANSPORT_VALUE_TCP };
+    }
+    if (('pid' in shape && 'stderr' in shape) || ('_stdin' in shape && '_stdout' in shape)) {
+      return { transport: NETWORK_TRANSPORT_VALUE_PIPE };
+    }
+  } catch {
+    // a transport whose getters throw: nothing safe to say about it
+  }
+  return {};
 }

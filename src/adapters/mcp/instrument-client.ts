@@ -5,6 +5,9 @@ import { assertListener, describe } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
 import { mcpAttributes } from './attributes.js';
+import { withTraceContext } from './propagation.js';
+import { clientCall } from './remote-call.js';
+import type { McpClientLike } from './sdk-types.js';
 import { mcpToolFailure, reportedResult } from './tool-error.js';
 
 const instrumentedClients = new WeakMap<object, ToolCallListener<unknown>>();
@@ -12,13 +15,16 @@ const instrumentedClients = new WeakMap<object, ToolCallListener<unknown>>();
 type CallTool = Client['callTool'];
 
 /**
- * Observes every `callTool` of an MCP `Client`. Returns the same client; instrumenting it again is
- * a no-op (combine listeners with `ToolCallListeners.composite` instead).
+ * Observes every `callTool` of an MCP `Client` (`@modelcontextprotocol/sdk` 1.x or
+ * `@modelcontextprotocol/client` 2.x), as a remote call (`ToolCallInfo.remote`, side `client`), and
+ * sends the trace context of the call to the server in a copy of `params._meta` (`traceparent`,
+ * `tracestate`, `baggage`, through the global propagator). Returns the same client; instrumenting it
+ * again is a no-op (combine listeners with `ToolCallListeners.composite` instead).
  *
  * The JSON-RPC request id is assigned inside the SDK when the request is sent, after the listener's
- * `beforeCall`, so client-side calls carry no `toolCallId` (the server side has it).
+ * `beforeCall`, so client-side calls carry no `jsonrpc.request.id` (the server side has it).
  */
-export function instrumentClient<McpClient extends Client, Context = unknown>(
+export function instrumentClient<McpClient extends McpClientLike, Context = unknown>(
   client: McpClient,
   listener: ToolCallListener<Context>,
 ): McpClient {
@@ -35,30 +41,61 @@ export function instrumentClient<McpClient extends Client, Context = unknown>(
   }
   instrumentedClients.set(client, listener as ToolCallListener<unknown>);
 
-  const callTool = client.callTool;
+  const callTool = client.callTool as unknown as CallTool;
   const observedCallTool = function observedCallTool(this: Client, ...args: Parameters<CallTool>) {
-    const [params, , options] = args;
+    const [params] = args;
     if (params === null || typeof params !== 'object' || typeof params.name !== 'string') {
       return callTool.apply(this, args); // the SDK reports its own usage errors
     }
     const toolName = params.name;
+    const client = this as Client & { getNegotiatedProtocolVersion?: () => unknown };
     return observeCall(
       {
         definition: { name: toolName },
         metadata: {},
         input: params.arguments,
         toolContext: {
-          signal: options?.signal,
+          signal: requestSignal(args),
           framework: FRAMEWORK_MCP,
-          attributes: mcpAttributes(this.transport?.sessionId),
+          attributes: mcpAttributes({
+            sessionId: this.transport?.sessionId,
+            protocolVersion: protocolVersionOf(client),
+            transport: this.transport,
+          }),
+          remote: clientCall(),
         },
-        run: () => callTool.apply(this, args),
+        // inside the call's span context (the listener's runInContext): that is what is injected
+        run: () => callTool.apply(this, [withTraceContext(params), ...args.slice(1)] as Parameters<CallTool>),
         failureOf: (result) => mcpToolFailure(toolName, result),
         report: reportedResult,
       },
       listener,
     );
-  } as CallTool;
+  };
   Object.defineProperty(client, 'callTool', { configurable: true, writable: true, value: observedCallTool });
   return client;
+}
+
+/**
+ * The request options' signal: `callTool(params, resultSchema?, options?)` in 1.x,
+ * `callTool(params, options?)` in 2.x. A result schema (zod, a Standard Schema) is not options.
+ */
+function requestSignal(args: readonly unknown[]): AbortSignal | undefined {
+  for (const candidate of args.slice(1, 3)) {
+    if (candidate === null || typeof candidate !== 'object') continue;
+    const signal = (candidate as { signal?: unknown }).signal;
+    if (signal instanceof AbortSignal) return signal;
+  }
+  return undefined;
+}
+
+/** 2.x keeps the negotiated version on the client; 1.x only on its Streamable HTTP transport. */
+function protocolVersionOf(client: Client & { getNegotiatedProtocolVersion?: () => unknown }): unknown {
+  try {
+    const negotiated = client.getNegotiatedProtocolVersion?.();
+    if (typeof negotiated === 'string') return negotiated;
+    return (client.transport as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,27 +1,38 @@
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { context } from '@opentelemetry/api';
 import { logger } from '../../internal/logger.js';
 import { observeCall } from '../../internal/observe-call.js';
 import { assertListener, describe } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
 import { mcpAttributes } from './attributes.js';
+import { extractTraceContext } from './propagation.js';
+import { serverCall } from './remote-call.js';
+import type { McpServerLike } from './sdk-types.js';
+import { type HandlerRequest, requestOfExecutor, requestOfHandler } from './server-request.js';
 import { mcpToolFailure, reportedResult } from './tool-error.js';
 
 /*
  * Where the hook sits, and why there.
  *
  * McpServer keeps each tool as a `RegisteredTool` (a public type) in `_registeredTools`, and its
- * `tools/call` handler reads `tool.handler` on every call, after validating the arguments. Wrapping
+ * `tools/call` handler reads, on every call and after validating the arguments, `tool.handler`
+ * (SDK 1.x) or `tool.executor` (2.x: a function of `(args, ctx)` it makes from the handler at
+ * registration and on `update()`; `handler` is then only kept for reading). Wrapping
  * that `tools/call` request handler instead would only see the result after McpServer has already
  * turned a thrown error into an `isError` text (the listener would never get the original error),
  * and it would also count unknown tools and invalid arguments as tool calls. Overriding the private
  * `executeToolHandler` would fail silently if it were renamed. So:
  *
  * - tools already registered: read once from `_registeredTools` (checked, a clear error if absent);
- * - tools registered later: the public `tool()` / `registerTool()` of this server instance are
- *   wrapped to instrument the `RegisteredTool` they return;
- * - `handler` of each `RegisteredTool` becomes an accessor that hands McpServer an observed
- *   version of the current handler, so `update({ callback })` and a direct assignment stay observed;
+ * - tools registered later: the public `registerTool()` (and 1.x `tool()`) of this server instance
+ *   are wrapped to instrument the `RegisteredTool` they return;
+ * - the field McpServer calls (`executor` when there is one, else `handler`) of each `RegisteredTool`
+ *   becomes an accessor that hands McpServer an observed version of the current function, so
+ *   `update({ callback })` and a direct assignment stay observed; exactly one of them, so a call is
+ *   observed once;
+ * - each observed call runs in the context extracted from the request's `_meta` (the client's span
+ *   is its parent; the ambient context, e.g. the HTTP request's span, is linked).
  * - `update()` is wrapped only to follow renames, so the listener always sees the current name.
  *
  * Task-based tools (`experimental.tasks.registerToolTask`, handlers that are objects) are not observed.
@@ -36,24 +47,23 @@ interface ServerInternals {
   _registeredTools?: unknown;
   tool?: unknown;
   registerTool?: unknown;
+  /** The low-level `Server`: its transport and negotiated protocol version. */
+  server?: unknown;
 }
 
 /**
- * Observes every tool call an `McpServer` handles: tools registered before and after this call.
- * Returns the same server; instrumenting it again is a no-op (combine listeners with
- * `ToolCallListeners.composite` instead).
+ * Observes every tool call an `McpServer` (`@modelcontextprotocol/sdk` 1.x or
+ * `@modelcontextprotocol/server` 2.x) handles, tools registered before and after this call, as a
+ * remote call (`ToolCallInfo.remote`, side `server`, the JSON-RPC id as its `requestId`) whose parent
+ * is the client's span when the request's `_meta` carries a trace context. Returns the same server;
+ * instrumenting it again is a no-op (combine listeners with `ToolCallListeners.composite` instead).
  */
-export function instrumentServer<Server extends McpServer, Context = unknown>(
+export function instrumentServer<Server extends McpServerLike, Context = unknown>(
   server: Server,
   listener: ToolCallListener<Context>,
 ): Server {
   const internals = server as unknown as ServerInternals;
-  if (
-    server === null ||
-    typeof server !== 'object' ||
-    typeof internals.tool !== 'function' ||
-    typeof internals.registerTool !== 'function'
-  ) {
+  if (server === null || typeof server !== 'object' || typeof internals.registerTool !== 'function') {
     throw new TypeError(`instrumentServer: \`server\` must be an McpServer, got ${describe(server)}`);
   }
   assertListener(listener, 'instrumentServer');
@@ -73,17 +83,19 @@ export function instrumentServer<Server extends McpServer, Context = unknown>(
   const observing = listener as ToolCallListener<unknown>;
   instrumentedServers.set(server, observing);
 
+  const lowLevel = internals.server;
   for (const [name, tool] of Object.entries(registry as Record<string, RegisteredTool>)) {
-    instrumentTool(tool, name, observing);
+    instrumentTool(tool, name, observing, lowLevel);
   }
   for (const method of ['tool', 'registerTool'] as const) {
-    const register = server[method] as (...args: unknown[]) => RegisteredTool;
+    const register = (server as unknown as Record<string, unknown>)[method];
+    if (typeof register !== 'function') continue; // 2.x has no tool()
     Object.defineProperty(server, method, {
       configurable: true,
       writable: true,
       value: function registerObserved(this: unknown, ...args: unknown[]): RegisteredTool {
-        const registered = register.apply(this, args);
-        instrumentTool(registered, args[0] as string, observing);
+        const registered = register.apply(this, args) as RegisteredTool;
+        instrumentTool(registered, args[0] as string, observing, lowLevel);
         return registered;
       },
     });
@@ -91,7 +103,12 @@ export function instrumentServer<Server extends McpServer, Context = unknown>(
   return server;
 }
 
-function instrumentTool(tool: RegisteredTool, registeredName: string, listener: ToolCallListener<unknown>): void {
+function instrumentTool(
+  tool: RegisteredTool,
+  registeredName: string,
+  listener: ToolCallListener<unknown>,
+  lowLevel: unknown,
+): void {
   if (tool === null || typeof tool !== 'object' || instrumentedTools.has(tool)) return;
   instrumentedTools.add(tool);
   let name = registeredName;
@@ -104,39 +121,48 @@ function instrumentTool(tool: RegisteredTool, registeredName: string, listener: 
     } as RegisteredTool['update'];
   }
 
-  const observe = (handler: unknown): unknown => {
+  // 2.x calls `executor`, 1.x `handler`: observing both would count a 2.x call twice
+  const field = typeof (tool as { executor?: unknown }).executor === 'function' ? 'executor' : 'handler';
+  const requestOf = field === 'executor' ? requestOfExecutor : requestOfHandler;
+
+  const observe = (fn: unknown): unknown => {
     // task handlers are objects ({ createTask, getTask, getTaskResult }): passed through
-    if (typeof handler !== 'function') return handler;
-    const raw = handler as ToolHandler;
+    if (typeof fn !== 'function') return fn;
+    const raw = fn as ToolHandler;
     return function observedHandler(this: unknown, ...params: unknown[]) {
-      // McpServer calls handler(args, extra), or handler(extra) for a tool without input schema
-      const hasArgs = params.length >= 2;
-      const extra = (hasArgs ? params[1] : params[0]) as
-        | { requestId?: unknown; signal?: unknown; sessionId?: unknown }
-        | undefined;
-      const requestId = extra?.requestId;
-      return observeCall(
-        {
-          definition: { name, description: tool.description, inputSchema: tool.inputSchema },
-          metadata: { title: tool.title, annotations: tool.annotations, _meta: tool._meta },
-          input: hasArgs ? params[0] : undefined,
-          toolContext: {
-            toolCallId: typeof requestId === 'string' || typeof requestId === 'number' ? String(requestId) : undefined,
-            signal: extra?.signal instanceof AbortSignal ? extra.signal : undefined,
-            framework: FRAMEWORK_MCP,
-            attributes: mcpAttributes(extra?.sessionId),
+      const request: HandlerRequest = requestOf(params);
+      const { parent, links } = extractTraceContext(request.meta);
+      const call = () =>
+        observeCall(
+          {
+            definition: { name, description: tool.description, inputSchema: tool.inputSchema },
+            metadata: { title: tool.title, annotations: tool.annotations, _meta: tool._meta },
+            input: request.input,
+            toolContext: {
+              // the JSON-RPC id is the request's, not the model's tool call id: it is remote.requestId
+              signal: request.signal,
+              framework: FRAMEWORK_MCP,
+              attributes: mcpAttributes({
+                sessionId: request.sessionId,
+                protocolVersion: request.protocolVersion ?? negotiatedVersion(lowLevel),
+                transport: transportOf(lowLevel),
+                overHttp: request.overHttp,
+              }),
+              remote: serverCall(request.requestId, links),
+            },
+            run: () => raw.apply(this, params),
+            failureOf: (result) => mcpToolFailure(name, result),
+            report: reportedResult,
           },
-          run: () => raw.apply(this, params),
-          failureOf: (result) => mcpToolFailure(name, result),
-          report: reportedResult,
-        },
-        listener,
-      );
+          listener,
+        );
+      // the listener's span starts in `parent`: the client's span when the request carried it
+      return context.with(parent, call);
     };
   };
 
-  let observed = observe(tool.handler);
-  Object.defineProperty(tool, 'handler', {
+  let observed = observe((tool as unknown as Record<string, unknown>)[field]);
+  Object.defineProperty(tool, field, {
     configurable: true,
     enumerable: true,
     get: () => observed,
@@ -144,4 +170,23 @@ function instrumentTool(tool: RegisteredTool, registeredName: string, listener: 
       observed = observe(next);
     },
   });
+}
+
+/** The low-level Server's transport (both SDK lines have a `transport` getter). */
+function transportOf(lowLevel: unknown): unknown {
+  try {
+    return (lowLevel as { transport?: unknown } | undefined)?.transport;
+  } catch {
+    return undefined;
+  }
+}
+
+/** 2.x keeps the negotiated protocol version on the low-level Server; 1.x does not. */
+function negotiatedVersion(lowLevel: unknown): unknown {
+  try {
+    const get = (lowLevel as { getNegotiatedProtocolVersion?: unknown } | undefined)?.getNegotiatedProtocolVersion;
+    return typeof get === 'function' ? get.call(lowLevel) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -41,7 +41,9 @@ describe('instrumentServer', () => {
     if (before?.kind !== 'beforeCall') throw new Error('no beforeCall');
     expect(before.toolName).toBe('weather');
     expect(before.toolInput).toEqual({ city: 'Oslo' });
-    expect(before.call.toolCallId).toBe(toolCallRequestIds[0]);
+    // the JSON-RPC id is the request's (remote.requestId), not the model's tool call id
+    expect(before.call.toolCallId).toBeUndefined();
+    expect(before.call.remote).toMatchObject({ protocol: 'mcp', side: 'server', requestId: toolCallRequestIds[0] });
     expect(before.call.framework).toBe('mcp');
     expect(before.call.toolDefinition.description).toBe('Current weather of a city');
     expect(before.call.attributes).toEqual({ 'gen_ai.tool.type': 'extension', 'mcp.method.name': 'tools/call' });
@@ -204,7 +206,7 @@ describe('instrumentServer', () => {
       cities.map((city) => `sunny in ${city}`),
     );
     const befores = listener.events.filter((event) => event.kind === 'beforeCall');
-    expect(befores.map((event) => event.call.toolCallId).sort()).toEqual([...toolCallRequestIds].sort());
+    expect(befores.map((event) => event.call.remote?.requestId).sort()).toEqual([...toolCallRequestIds].sort());
     expect(new Set(toolCallRequestIds).size).toBe(cities.length);
   });
 

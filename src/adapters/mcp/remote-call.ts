@@ -1,0 +1,62 @@
+import type { SpanContext } from '@opentelemetry/api';
+import { ERROR_TYPE_VALUE_TOOL_ERROR, MCP_METHOD_NAME_VALUE_TOOLS_CALL } from '../../otel/semconv.js';
+import type { RemoteCallError, RemoteCallInfo } from '../../remote-call.js';
+import { ToolResultError } from '../../tool-result-error.js';
+
+/** The JSON-RPC code McpServer passes on as an error answer when a tool throws it (both SDK lines). */
+const URL_ELICITATION_REQUIRED = -32042;
+/** Codes the 1.x SDK raises itself (the connection closed, the request timed out): not a peer's answer. */
+const LOCAL_CODES: ReadonlySet<number> = new Set([-32000, -32001]);
+
+/** A `tools/call` sent by this process: a span of kind CLIENT, JSON-RPC errors by their code. */
+export function clientCall(): RemoteCallInfo {
+  return CLIENT_CALL;
+}
+
+const CLIENT_CALL: RemoteCallInfo = Object.freeze({
+  protocol: 'mcp',
+  side: 'client',
+  operation: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
+  describeError: (error: unknown) => jsonRpcError(error),
+});
+
+/**
+ * A `tools/call` handled by this process: a span of kind SERVER. McpServer answers a tool that
+ * throws with an `isError` result, so a thrown error is a tool error (`tool_error`), as an `isError`
+ * result is; only what McpServer sends as a JSON-RPC error answer is recorded by its code.
+ */
+export function serverCall(requestId: unknown, links: readonly SpanContext[]): RemoteCallInfo {
+  return {
+    protocol: 'mcp',
+    side: 'server',
+    operation: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
+    // JSON-RPC ids are strings or numbers; a null id is not recorded (the conventions)
+    requestId: typeof requestId === 'string' || typeof requestId === 'number' ? String(requestId) : undefined,
+    links: links.length > 0 ? links : undefined,
+    describeError: (error: unknown) => {
+      const protocolError = jsonRpcError(error);
+      if (protocolError !== undefined && protocolError.statusCode === String(URL_ELICITATION_REQUIRED)) {
+        return protocolError;
+      }
+      return error instanceof ToolResultError ? undefined : { type: ERROR_TYPE_VALUE_TOOL_ERROR };
+    },
+  };
+}
+
+/**
+ * An error the SDK raised for a JSON-RPC error answer (1.x `McpError`, 2.x `ProtocolError`): an
+ * integer `code`, also the `rpc.response.status_code` unless the 1.x SDK raised it itself. 1.x prefixes the peer's message with `MCP error {code}: `; it is taken off, so the
+ * status description is the JSON-RPC error message.
+ */
+function jsonRpcError(error: unknown): RemoteCallError | undefined {
+  if (error === null || typeof error !== 'object' || error instanceof ToolResultError) return undefined;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code !== 'number' || !Number.isInteger(code)) return undefined;
+  const text = String(code);
+  const prefix = `MCP error ${text}: `;
+  return {
+    type: text,
+    statusCode: LOCAL_CODES.has(code) ? undefined : text,
+    message: typeof message === 'string' && message.startsWith(prefix) ? message.slice(prefix.length) : undefined,
+  };
+}

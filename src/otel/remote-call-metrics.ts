@@ -1,0 +1,100 @@
+import type { Attributes, Histogram, Meter } from '@opentelemetry/api';
+import {
+  ATTR_ERROR_TYPE,
+  ATTR_NETWORK_PROTOCOL_NAME,
+  ATTR_NETWORK_PROTOCOL_VERSION,
+  ATTR_NETWORK_TRANSPORT,
+  ATTR_SERVER_ADDRESS,
+  ATTR_SERVER_PORT,
+} from '@opentelemetry/semantic-conventions';
+import type { ToolCallInfo } from '../tool-call-listener.js';
+import {
+  ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_MCP_METHOD_NAME,
+  ATTR_MCP_PROTOCOL_VERSION,
+  ATTR_RPC_RESPONSE_STATUS_CODE,
+  MCP_OPERATION_DURATION_BUCKETS,
+  METRIC_MCP_CLIENT_OPERATION_DURATION,
+  METRIC_MCP_SERVER_OPERATION_DURATION,
+} from './semconv.js';
+
+/*
+ * The protocol's own duration metric of a call that crosses a process boundary (MCP:
+ * `mcp.client.operation.duration` on the client, `mcp.server.operation.duration` on the server),
+ * recorded beside `gen_ai.execute_tool.duration`: the same duration, the side in the name, the
+ * conventions' buckets and attributes. Its attributes are an allow-list of the span's: never the
+ * session id, the request id or the tool's input (cardinality).
+ */
+
+/** The span attributes the MCP operation metrics keep, by side (the conventions' lists). */
+const MCP_COMMON: readonly string[] = [
+  ATTR_MCP_METHOD_NAME,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_MCP_PROTOCOL_VERSION,
+  ATTR_NETWORK_TRANSPORT,
+  ATTR_NETWORK_PROTOCOL_NAME,
+  ATTR_NETWORK_PROTOCOL_VERSION,
+  ATTR_ERROR_TYPE,
+  ATTR_RPC_RESPONSE_STATUS_CODE,
+];
+const MCP_CLIENT: readonly string[] = [...MCP_COMMON, ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT];
+
+interface RemoteHistograms {
+  readonly client: Histogram;
+  readonly server: Histogram;
+}
+
+const histogramsByMeter = new WeakMap<Meter, RemoteHistograms>();
+
+function histogramsOf(meter: Meter): RemoteHistograms {
+  let histograms = histogramsByMeter.get(meter);
+  if (histograms === undefined) {
+    const advice = { explicitBucketBoundaries: [...MCP_OPERATION_DURATION_BUCKETS] };
+    histograms = {
+      client: meter.createHistogram(METRIC_MCP_CLIENT_OPERATION_DURATION, {
+        unit: 's',
+        description:
+          'Duration of MCP requests as the client sees them, from sending to the response (MCP semantic conventions)',
+        advice,
+      }),
+      server: meter.createHistogram(METRIC_MCP_SERVER_OPERATION_DURATION, {
+        unit: 's',
+        description:
+          'Duration of MCP requests as the server sees them, from receiving to the result (MCP semantic conventions)',
+        advice,
+      }),
+    };
+    histogramsByMeter.set(meter, histograms);
+  }
+  return histograms;
+}
+
+/**
+ * Records the protocol's duration sample of a remote call: `spanAttributes` are the span's
+ * attributes at its end (the failure's included). Nothing for an in-process call.
+ */
+export function recordRemoteCallDuration(
+  meter: Meter,
+  call: ToolCallInfo,
+  seconds: number,
+  spanAttributes: Attributes,
+): void {
+  let side: unknown;
+  try {
+    // read once: a remote with throwing getters records no protocol metric
+    if (call.remote?.protocol !== 'mcp') return;
+    side = call.remote.side;
+  } catch {
+    return;
+  }
+  if (side !== 'client' && side !== 'server') return;
+  const keep = side === 'client' ? MCP_CLIENT : MCP_COMMON;
+  const attributes: Attributes = {};
+  for (const key of keep) {
+    const value = spanAttributes[key];
+    if (value !== undefined) attributes[key] = value;
+  }
+  histogramsOf(meter)[side].record(seconds, attributes);
+}

@@ -1,0 +1,76 @@
+import { Client as Client2, InMemoryTransport as InMemoryTransport2 } from '@modelcontextprotocol/client';
+import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport as InMemoryTransport1 } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer as McpServer1 } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { UrlElicitationRequiredError as UrlElicitationRequired1 } from '@modelcontextprotocol/sdk/types.js';
+import {
+  McpServer as McpServer2,
+  UrlElicitationRequiredError as UrlElicitationRequired2,
+} from '@modelcontextprotocol/server';
+
+/*
+ * The two MCP SDK lines, side by side, so that one test file runs against both with the real
+ * clients and servers: `@modelcontextprotocol/sdk` 1.x and the 2.x split packages
+ * (`@modelcontextprotocol/server` + `@modelcontextprotocol/client`). Typed loosely (the lines'
+ * types differ); `instrumentServer`/`instrumentClient` take either at run time.
+ */
+
+export interface TestServer {
+  registerTool(name: string, config: Record<string, unknown>, handler: (...args: never[]) => unknown): unknown;
+  connect(transport: unknown): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface TestClient {
+  callTool(
+    params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
+    ...rest: unknown[]
+  ): Promise<Record<string, unknown>>;
+  connect(transport: unknown): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface SdkLine {
+  readonly name: '1.x' | '2.x';
+  newServer(): TestServer;
+  newClient(): TestClient;
+  linkedPair(): [unknown, unknown];
+  /** The one error McpServer answers with a JSON-RPC error when a tool throws it (code -32042). */
+  urlElicitationRequired(message: string): Error;
+}
+
+const ELICITATION = { mode: 'url', elicitationId: 'e-1', url: 'https://example.com/consent', message: 'consent' };
+
+export const SDK_LINES: readonly SdkLine[] = [
+  {
+    name: '1.x',
+    newServer: () => new McpServer1({ name: 'weather', version: '1.0.0' }) as unknown as TestServer,
+    newClient: () => new Client1({ name: 'test-client', version: '1.0.0' }) as unknown as TestClient,
+    linkedPair: () => InMemoryTransport1.createLinkedPair(),
+    urlElicitationRequired: (message) => new UrlElicitationRequired1([ELICITATION as never], message),
+  },
+  {
+    name: '2.x',
+    newServer: () => new McpServer2({ name: 'weather', version: '1.0.0' }) as unknown as TestServer,
+    newClient: () => new Client2({ name: 'test-client', version: '1.0.0' }) as unknown as TestClient,
+    linkedPair: () => InMemoryTransport2.createLinkedPair(),
+    urlElicitationRequired: (message) => new UrlElicitationRequired2([ELICITATION as never], message),
+  },
+];
+
+/** A real client of `sdk` connected to `server` over the SDK's in-memory transport. */
+export async function connectLine(sdk: SdkLine, server: TestServer, client = sdk.newClient()) {
+  const [clientTransport, serverTransport] = sdk.linkedPair();
+  // the JSON-RPC ids and _meta of the tools/call requests the client sends
+  const sent: { id: string; meta: unknown }[] = [];
+  const transport = clientTransport as { send: (message: Record<string, unknown>, options?: unknown) => Promise<void> };
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if (message.method === 'tools/call' && 'id' in message) {
+      sent.push({ id: String(message.id), meta: (message.params as { _meta?: unknown } | undefined)?._meta });
+    }
+    return send(message, options);
+  };
+  await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+  return { client, sent };
+}

@@ -1,0 +1,214 @@
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import {
+  ATTR_ERROR_TYPE,
+  ATTR_NETWORK_TRANSPORT,
+  ATTR_SERVER_ADDRESS,
+  ATTR_SERVER_PORT,
+} from '@opentelemetry/semantic-conventions';
+import { instrumentClient } from 'otel-tool-calls/mcp';
+import {
+  ATTR_JSONRPC_REQUEST_ID,
+  ATTR_MCP_METHOD_NAME,
+  ATTR_MCP_PROTOCOL_VERSION,
+  ATTR_MCP_SESSION_ID,
+  ATTR_RPC_RESPONSE_STATUS_CODE,
+} from 'otel-tool-calls/semconv';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useTestTelemetry } from '../../helpers/otel-sdk.js';
+import { otlpAttributes, startOtlpReceiver } from '../../helpers/otlp-receiver.js';
+import {
+  type SdkName,
+  type ServerProcess,
+  startServerProcess,
+  type TransportName,
+  withDeadline,
+} from './server-process.js';
+
+/*
+ * One MCP call across two real processes, each with its own OpenTelemetry SDK: this test process
+ * is the agent (the client, its spans in the in-memory exporter), the child is the server (its spans
+ * sent over OTLP/HTTP to a receiver on 127.0.0.1). On both SDK lines, over stdio and Streamable HTTP.
+ */
+
+const telemetry = useTestTelemetry();
+const TEST_MS = 120_000;
+
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  attributes: Record<string, unknown>;
+  links?: unknown[];
+}
+
+// OTLP/JSON span kinds are the proto enum: 0 unspecified, 1 internal, 2 server, 3 client
+const OTLP_SERVER = 2;
+
+let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+let server: ServerProcess | undefined;
+
+beforeEach(async () => {
+  receiver = await startOtlpReceiver();
+});
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+  await receiver.close();
+});
+
+function receivedSpans(): OtlpSpan[] {
+  return receiver.requests
+    .filter((request) => request.path === '/v1/traces')
+    .flatMap((request) => JSON.parse(request.body.toString()).resourceSpans ?? [])
+    .flatMap((resource: { scopeSpans?: { spans?: OtlpSpan[] }[] }) => resource.scopeSpans ?? [])
+    .flatMap((scope: { spans?: OtlpSpan[] }) => scope.spans ?? []);
+}
+
+/** The server's first span named `name` (or with that span id), once the child has exported it (a bounded wait). */
+async function serverSpan(name: string, spanId?: string): Promise<OtlpSpan> {
+  return withDeadline(
+    (async () => {
+      for (;;) {
+        const found = receivedSpans().find((span) => (spanId ? span.spanId === spanId : span.name === name));
+        if (found) return found;
+        await receiver.waitFor('/v1/traces').catch(() => {});
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })(),
+    30_000,
+    `no server span ${name}`,
+  );
+}
+
+const lines: { sdk: SdkName; transport: TransportName }[] = [
+  { sdk: '1.x', transport: 'stdio' },
+  { sdk: '1.x', transport: 'http' },
+  { sdk: '2.x', transport: 'stdio' },
+  { sdk: '2.x', transport: 'http' },
+];
+
+describe.each(lines)('MCP across two processes, SDK $sdk over $transport', ({ sdk, transport }) => {
+  const start = (instrumented = true) =>
+    startServerProcess({ sdk, transport, otlpUrl: receiver.url, instrumented }).then((started) => {
+      server = started;
+      return started;
+    });
+
+  it(
+    'one trace: the server span is the child of the client span',
+    async () => {
+      const { client, port } = await start();
+      instrumentClient(client as never, telemetry.listener());
+
+      const result = await client.callTool({ name: 'weather', arguments: { city: 'Oslo' } });
+
+      expect(result.content).toEqual([{ type: 'text', text: 'sunny in Oslo' }]);
+      const clientSpan = telemetry.span('tools/call weather');
+      const remote = await serverSpan('tools/call weather');
+      expect(clientSpan.kind).toBe(SpanKind.CLIENT);
+      expect(remote.kind).toBe(OTLP_SERVER);
+      expect(remote.traceId).toBe(clientSpan.spanContext().traceId);
+      expect(remote.parentSpanId).toBe(clientSpan.spanContext().spanId);
+
+      const network = transport === 'stdio' ? 'pipe' : 'tcp';
+      expect(clientSpan.attributes[ATTR_NETWORK_TRANSPORT]).toBe(network);
+      const serverAttributes = otlpAttributes(remote.attributes as never);
+      expect(serverAttributes[ATTR_NETWORK_TRANSPORT]).toBe(network);
+      expect(serverAttributes[ATTR_MCP_METHOD_NAME]).toBe('tools/call');
+      expect(serverAttributes[ATTR_JSONRPC_REQUEST_ID]).toMatch(/^\d+$/);
+      // the negotiated version where the SDK keeps it: 2.x always, 1.x over HTTP (its header)
+      if (sdk === '2.x' || transport === 'http') {
+        expect(clientSpan.attributes[ATTR_MCP_PROTOCOL_VERSION]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+        expect(serverAttributes[ATTR_MCP_PROTOCOL_VERSION]).toBe(clientSpan.attributes[ATTR_MCP_PROTOCOL_VERSION]);
+      }
+      if (transport === 'http') {
+        expect(clientSpan.attributes[ATTR_SERVER_ADDRESS]).toBe('127.0.0.1');
+        expect(clientSpan.attributes[ATTR_SERVER_PORT]).toBe(port);
+        // the HTTP request the MCP request came in: linked, not the parent
+        if (sdk === '1.x') {
+          // a stateful Streamable HTTP session: both sides name the same one
+          expect(clientSpan.attributes[ATTR_MCP_SESSION_ID]).toEqual(expect.any(String));
+          expect(serverAttributes[ATTR_MCP_SESSION_ID]).toBe(clientSpan.attributes[ATTR_MCP_SESSION_ID]);
+        }
+        const [link] = (remote.links ?? []) as { traceId: string; spanId: string }[];
+        expect(remote.links).toHaveLength(1);
+        const post = await serverSpan('POST /mcp', link?.spanId);
+        expect([post.name, post.kind, post.traceId]).toEqual(['POST /mcp', OTLP_SERVER, link?.traceId]);
+      } else {
+        expect(remote.links ?? []).toEqual([]);
+      }
+    },
+    TEST_MS,
+  );
+
+  it(
+    'an uninstrumented server still answers an instrumented client, whose span records the call',
+    async () => {
+      const { client } = await start(false);
+      instrumentClient(client as never, telemetry.listener());
+
+      const result = await client.callTool({ name: 'weather', arguments: { city: 'Lima' } });
+
+      expect(result.content).toEqual([{ type: 'text', text: 'sunny in Lima' }]);
+      expect(telemetry.span('tools/call weather').status.code).toBe(SpanStatusCode.UNSET);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'an uninstrumented client still gets its answer; the server span is a child of the ambient context only',
+    async () => {
+      const { client } = await start();
+
+      const result = await client.callTool({ name: 'weather', arguments: { city: 'Pune' } });
+
+      expect(result.content).toEqual([{ type: 'text', text: 'sunny in Pune' }]);
+      const remote = await serverSpan('tools/call weather');
+      // stdio: a trace of its own; HTTP: the HTTP request's span is the parent, nothing to link
+      if (transport === 'http') {
+        expect((await serverSpan('POST /mcp', remote.parentSpanId)).name).toBe('POST /mcp');
+      } else {
+        expect(remote.parentSpanId ?? '').toBe('');
+      }
+      expect(remote.links ?? []).toEqual([]);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'the server killed mid-call: the client span ends with an error, exactly once',
+    async () => {
+      const started = await start();
+      instrumentClient(started.client as never, telemetry.listener());
+
+      // a request timeout bounds the wait where a transport does not notice the peer is gone
+      const options = { timeout: 15_000 };
+      // 1.x: callTool(params, resultSchema?, options?); 2.x: callTool(params, options?)
+      const rest = sdk === '2.x' ? [options] : [undefined, options];
+      const call = started.client.callTool({ name: 'hang', arguments: { city: 'Oslo' } }, ...rest);
+      const settled = call.then(
+        () => 'resolved',
+        (error: unknown) => error,
+      );
+      await started.stderrIncludes('hanging');
+      started.kill();
+
+      expect(await settled).toBeInstanceOf(Error);
+      const spans = telemetry.spans().filter((span) => span.name === 'tools/call hang');
+      expect(spans).toHaveLength(1);
+      expect(spans[0]?.status.code).toBe(SpanStatusCode.ERROR);
+      // what each SDK raises when the peer is gone: the connection closing (stdio); over HTTP the fetch
+      // failing, or, when the kill came before the response stream began, the request timing out
+      const expected =
+        transport === 'stdio'
+          ? [sdk === '1.x' ? '-32000' : 'CONNECTION_CLOSED']
+          : ['TypeError', sdk === '1.x' ? '-32001' : 'REQUEST_TIMEOUT'];
+      expect(expected).toContain(spans[0]?.attributes[ATTR_ERROR_TYPE]);
+      // a failure of this side, not an error answer of the peer
+      expect(spans[0]?.attributes[ATTR_RPC_RESPONSE_STATUS_CODE]).toBeUndefined();
+    },
+    TEST_MS,
+  );
+});
