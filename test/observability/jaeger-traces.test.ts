@@ -4,9 +4,7 @@
  * demo export over OTLP/HTTP, and Jaeger's own query API (/api/traces) must give back every
  * `execute_tool` span they counted (0 lost), each under its agent span, failures with `error=true` and the
  * exception as a span log, under the right service name.
- *
- * Not covered here yet: the two-process MCP call as one trace across two services (it needs the
- * cross-process MCP example of the [mcp] issue).
+ * The two-process MCP call of examples/mcp-distributed is one trace across two services there.
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -165,5 +163,34 @@ describe('traces in the real Jaeger v2', () => {
       // under the invoke_agent span of the same agent
       expect(parent?.operationName, span.operationName).toBe(`invoke_agent ${tag(span.tags, 'gen_ai.agent.name')}`);
     }
+  }, 120_000);
+
+  it('has the two-process MCP call of examples/mcp-distributed as one trace across two services', async (ctx) => {
+    if (!jaeger) return skipOrFail(ctx, jaegerGate);
+    await runNode(fileURLToPath(new URL('../../examples/mcp-distributed/main.ts', import.meta.url)), [], {
+      OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpHttpUrl,
+    });
+    const running = jaeger;
+    const trace = await waitFor(
+      'the MCP call of both services in Jaeger',
+      async () => {
+        const [found] = await running.traces('mcp-agent');
+        const services = new Set(Object.values(found?.processes ?? {}).map((process) => process.serviceName));
+        if (!found || !services.has('mcp-weather-server')) throw new Error('not both services yet');
+        return found;
+      },
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
+    const serviceOf = (span: JaegerSpan) => trace.processes[span.processID]?.serviceName;
+    const client = trace.spans.find(
+      (span) => span.operationName === 'tools/call weather' && serviceOf(span) === 'mcp-agent',
+    );
+    const server = trace.spans.find(
+      (span) => span.operationName === 'tools/call weather' && serviceOf(span) === 'mcp-weather-server',
+    );
+    expect(tag(client!.tags, 'span.kind')).toBe('client');
+    expect(tag(server!.tags, 'span.kind')).toBe('server');
+    expect(parentOf(server!)).toBe(client!.spanID);
+    expect(new Set(trace.spans.map((span) => span.traceID))).toEqual(new Set([client!.traceID]));
   }, 120_000);
 });
