@@ -1,6 +1,7 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { logger } from '../../internal/logger.js';
 import { observeCall } from '../../internal/observe-call.js';
+import { markObserved } from '../../internal/observed-marker.js';
 import { assertListener, describe } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
@@ -72,6 +73,7 @@ export function instrumentServer<Server extends McpServer, Context = unknown>(
   }
   const observing = listener as ToolCallListener<unknown>;
   instrumentedServers.set(server, observing);
+  markObserved(server); // observed once: the zero-code instrumentation leaves it alone
 
   for (const [name, tool] of Object.entries(registry as Record<string, RegisteredTool>)) {
     instrumentTool(tool, name, observing);

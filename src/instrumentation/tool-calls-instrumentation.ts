@@ -1,0 +1,80 @@
+import type { MeterProvider, TracerProvider } from '@opentelemetry/api';
+import { InstrumentationBase, type InstrumentationModuleDefinition } from '@opentelemetry/instrumentation';
+import { OpenTelemetryToolCallListener } from '../otel/opentelemetry-tool-call-listener.js';
+import type { ToolCallListener } from '../tool-call-listener.js';
+import { VERSION } from '../version.js';
+import { aiSdkModules } from './ai-sdk.js';
+import { langchainModules } from './langchain.js';
+import { mcpModules } from './mcp.js';
+import { openaiAgentsModules } from './openai-agents.js';
+import type { PatchContext } from './patch-context.js';
+import type { ToolCallsInstrumentationConfig } from './types.js';
+
+/**
+ * An OpenTelemetry instrumentation that observes the tool calls of the AI SDK, the MCP SDK,
+ * LangChain.js and the OpenAI Agents SDK as they load, through the same adapters as the wrapped
+ * path (`wrapTools`, `instrumentServer`, `instrumentClient`): the same `execute_tool` spans and
+ * metrics, with no change to the app's code. What an adapter already observes is left alone.
+ *
+ * @example
+ * const sdk = new NodeSDK({ instrumentations: [new ToolCallsInstrumentation()] });
+ * sdk.start();
+ */
+export class ToolCallsInstrumentation extends InstrumentationBase<ToolCallsInstrumentationConfig> {
+  // `declare`: InstrumentationBase calls init() and enable() from its constructor, before fields initialize
+  declare private observing: OpenTelemetryToolCallListener | undefined;
+  declare private givenTracerProvider: TracerProvider | undefined;
+  declare private givenMeterProvider: MeterProvider | undefined;
+
+  constructor(config: ToolCallsInstrumentationConfig = {}) {
+    super('otel-tool-calls', VERSION, config);
+    // an invalid listener option is a TypeError here, as for the listener itself
+    this.listener();
+  }
+
+  protected init(): InstrumentationModuleDefinition[] {
+    const context: PatchContext = {
+      listener: () => this.listener(),
+      isEnabled: () => this.isEnabled(),
+      wrap: (nodule, name, wrapper) => this._wrap(nodule, name, wrapper),
+      unwrap: (nodule, name) => this._unwrap(nodule, name),
+      logger: this._diag,
+    };
+    return [
+      ...aiSdkModules(context),
+      ...mcpModules(context),
+      ...langchainModules(context),
+      ...openaiAgentsModules(context),
+    ];
+  }
+
+  override setConfig(config: ToolCallsInstrumentationConfig = {}): void {
+    super.setConfig(config);
+    this.observing = undefined;
+  }
+
+  override setTracerProvider(tracerProvider: TracerProvider): void {
+    super.setTracerProvider(tracerProvider);
+    this.givenTracerProvider = tracerProvider;
+    this.observing = undefined;
+  }
+
+  override setMeterProvider(meterProvider: MeterProvider): void {
+    super.setMeterProvider(meterProvider);
+    this.givenMeterProvider = meterProvider;
+    this.observing = undefined;
+  }
+
+  /** The listener every patch observes through, built from the config on first use. */
+  private listener(): ToolCallListener<unknown> {
+    if (this.observing === undefined) {
+      const { enabled: _enabled, ...options } = this.getConfig();
+      this.observing = new OpenTelemetryToolCallListener({
+        ...options,
+        tracerProvider: options.tracerProvider ?? this.givenTracerProvider,
+        meterProvider: options.meterProvider ?? this.givenMeterProvider,
+      });
+    }
+    return this.observing as ToolCallListener<unknown>;
+  }
+}
