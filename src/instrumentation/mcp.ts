@@ -6,6 +6,7 @@ import {
 import { instrumentClient } from '../adapters/mcp/instrument-client.js';
 import { instrumentServer } from '../adapters/mcp/instrument-server.js';
 import { isObserved } from '../internal/observed-marker.js';
+import type { CommonJsSubpath } from './commonjs-subpaths.js';
 import { guarded, type PatchContext } from './patch-context.js';
 import { switchableListener } from './switchable-listener.js';
 import { declaredRange, noticeUnsupported, type SupportedVersions } from './version-range.js';
@@ -28,7 +29,10 @@ type Prototype = Record<string, unknown>;
  *   real client: the client itself is never changed, so `disable()` restores it exactly and an app
  *   can still call `instrumentClient` on it later (then it is observed by that one only).
  */
-export function mcpModules(context: PatchContext): InstrumentationNodeModuleDefinition[] {
+export function mcpModules(context: PatchContext): {
+  readonly definitions: InstrumentationNodeModuleDefinition[];
+  readonly commonJsSubpaths: CommonJsSubpath[];
+} {
   const { wrap, unwrap, isEnabled, logger } = context;
   // read at each call: a call after disable() or setConfig() sees the current state
   const listener = switchableListener(isEnabled, context.listener);
@@ -93,20 +97,40 @@ export function mcpModules(context: PatchContext): InstrumentationNodeModuleDefi
   };
 
   const range = [declaredRange(MCP_SDK_VERSIONS)];
+  const notice = noticeUnsupported(logger, NAME, MCP_SDK_VERSIONS);
   const files = (format: 'cjs' | 'esm') => [
     new InstrumentationNodeModuleFile(`${NAME}/dist/${format}/server/mcp.js`, range, patchServer, unpatchServer),
     new InstrumentationNodeModuleFile(`${NAME}/dist/${format}/client/index.js`, range, patchClient, unpatchClient),
   ];
-  const notice = noticeUnsupported(logger, NAME, MCP_SDK_VERSIONS);
   const noticeFiles = (format: 'cjs' | 'esm') =>
     ['server/mcp.js', 'client/index.js'].map(
       (file) => new InstrumentationNodeModuleFile(`${NAME}/dist/${format}/${file}`, ['*'], notice, () => {}),
     );
-  return [
-    new InstrumentationNodeModuleDefinition(NAME, range, undefined, undefined, [...files('cjs'), ...files('esm')]),
-    new InstrumentationNodeModuleDefinition(NAME, ['*'], undefined, undefined, [
-      ...noticeFiles('cjs'),
-      ...noticeFiles('esm'),
-    ]),
-  ];
+  return {
+    // ESM (import-in-the-middle finds the files); CommonJS too, should the SDK's "." export become loadable
+    definitions: [
+      new InstrumentationNodeModuleDefinition(NAME, range, undefined, undefined, [...files('cjs'), ...files('esm')]),
+      new InstrumentationNodeModuleDefinition(NAME, ['*'], undefined, undefined, [
+        ...noticeFiles('cjs'),
+        ...noticeFiles('esm'),
+      ]),
+    ],
+    // CommonJS today: by the specifiers an app requires (see CommonJsSubpath)
+    commonJsSubpaths: [
+      {
+        specifiers: [`${NAME}/server/mcp.js`],
+        supported: MCP_SDK_VERSIONS,
+        patch: patchServer,
+        unpatch: unpatchServer,
+        unsupported: notice,
+      },
+      {
+        specifiers: [`${NAME}/client/index.js`, `${NAME}/client`],
+        supported: MCP_SDK_VERSIONS,
+        patch: patchClient,
+        unpatch: unpatchClient,
+        unsupported: notice,
+      },
+    ],
+  };
 }

@@ -4,6 +4,7 @@ import { OpenTelemetryToolCallListener } from '../otel/opentelemetry-tool-call-l
 import type { ToolCallListener } from '../tool-call-listener.js';
 import { VERSION } from '../version.js';
 import { aiSdkModules } from './ai-sdk.js';
+import { CommonJsSubpathHooks } from './commonjs-subpaths.js';
 import { langchainModules } from './langchain.js';
 import { mcpModules } from './mcp.js';
 import { openaiAgentsModules } from './openai-agents.js';
@@ -25,6 +26,7 @@ export class ToolCallsInstrumentation extends InstrumentationBase<ToolCallsInstr
   declare private observing: OpenTelemetryToolCallListener | undefined;
   declare private givenTracerProvider: TracerProvider | undefined;
   declare private givenMeterProvider: MeterProvider | undefined;
+  declare private subpathHooks: CommonJsSubpathHooks;
 
   constructor(config: ToolCallsInstrumentationConfig = {}) {
     super('otel-tool-calls', VERSION, config);
@@ -40,12 +42,24 @@ export class ToolCallsInstrumentation extends InstrumentationBase<ToolCallsInstr
       unwrap: (nodule, name) => this._unwrap(nodule, name),
       logger: this._diag,
     };
+    const mcp = mcpModules(context);
+    this.subpathHooks = new CommonJsSubpathHooks(mcp.commonJsSubpaths);
     return [
       ...aiSdkModules(context),
-      ...mcpModules(context),
+      ...mcp.definitions,
       ...langchainModules(context),
       ...openaiAgentsModules(context),
     ];
+  }
+
+  override enable(): void {
+    super.enable();
+    this.subpathHooks.enable();
+  }
+
+  override disable(): void {
+    super.disable();
+    this.subpathHooks.disable();
   }
 
   override setConfig(config: ToolCallsInstrumentationConfig = {}): void {
