@@ -1,5 +1,11 @@
+import { types } from 'node:util';
 import type { MeterProvider, TracerProvider } from '@opentelemetry/api';
-import { InstrumentationBase, type InstrumentationModuleDefinition } from '@opentelemetry/instrumentation';
+import {
+  InstrumentationBase,
+  type InstrumentationModuleDefinition,
+  isWrapped,
+  type ShimWrapped,
+} from '@opentelemetry/instrumentation';
 import { OpenTelemetryToolCallListener } from '../otel/opentelemetry-tool-call-listener.js';
 import type { ToolCallListener } from '../tool-call-listener.js';
 import { VERSION } from '../version.js';
@@ -39,7 +45,7 @@ export class ToolCallsInstrumentation extends InstrumentationBase<ToolCallsInstr
       listener: () => this.listener(),
       isEnabled: () => this.isEnabled(),
       wrap: (nodule, name, wrapper) => this._wrap(nodule, name, wrapper),
-      unwrap: (nodule, name) => this._unwrap(nodule, name),
+      unwrap: (nodule, name) => unwrapExport(nodule, name, this._unwrap),
       logger: this._diag,
     };
     const mcp = mcpModules(context);
@@ -90,5 +96,23 @@ export class ToolCallsInstrumentation extends InstrumentationBase<ToolCallsInstr
       });
     }
     return this.observing as ToolCallListener<unknown>;
+  }
+}
+
+/**
+ * `_unwrap`, except on an ESM namespace (import-in-the-middle's proxy): there `_wrap` wrapped a
+ * copy and set the wrapper on the namespace, and `_unwrap` sets the current value (the wrapper)
+ * back; the original is put back instead.
+ */
+function unwrapExport<Nodule extends object>(
+  nodule: Nodule,
+  name: keyof Nodule,
+  unwrap: (nodule: Nodule, name: keyof Nodule) => void,
+): void {
+  const current = nodule[name];
+  if (types.isProxy(nodule) && isWrapped(current)) {
+    Object.defineProperty(nodule, name, { value: (current as unknown as ShimWrapped).__original });
+  } else {
+    unwrap(nodule, name);
   }
 }

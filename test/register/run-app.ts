@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { otlpAttributes, startOtlpReceiver } from '../helpers/otlp-receiver.js';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
-const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
+export const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 
 export interface ExportedSpan {
   readonly name: string;
@@ -49,6 +49,10 @@ export async function runUnderRegister(
     readonly preload?: 'import' | 'require' | 'none';
     readonly env?: Record<string, string>;
     readonly timeoutMs?: number;
+    /** Where the app runs (its node_modules): the repo by default. */
+    readonly cwd?: string;
+    /** Once the app has printed `printed`, `run` runs (e.g. scrapes it, or stops it with a signal). */
+    readonly whenPrinted?: { readonly printed: string; readonly run: (child: ChildProcess) => Promise<void> };
   } = {},
 ): Promise<AppRun> {
   const receiver = await startOtlpReceiver();
@@ -68,11 +72,17 @@ export async function runUnderRegister(
       ...options.env,
     });
     const args = preload === 'none' ? [] : [`--${preload}`, 'otel-tool-calls/register'];
-    const child = spawn(process.execPath, [...args, `${fixtures}${fixture}`], { cwd: root, env });
+    const path = fixture.startsWith('/') ? fixture : `${fixtures}${fixture}`;
+    const child = spawn(process.execPath, [...args, path], { cwd: options.cwd ?? root, env });
     let stdout = '';
     let stderr = '';
+    let interaction: Promise<void> | undefined;
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
+      const { whenPrinted } = options;
+      if (whenPrinted && interaction === undefined && stdout.includes(whenPrinted.printed)) {
+        interaction = whenPrinted.run(child);
+      }
     });
     child.stderr.on('data', (chunk) => {
       stderr += chunk;
@@ -82,6 +92,7 @@ export async function runUnderRegister(
       child.on('close', (exitCode, exitSignal) => resolve([exitCode, exitSignal])),
     );
     clearTimeout(timer);
+    await interaction;
     return { code, signal, stdout, stderr, spans: spansOf(receiver.requests), metrics: metricsOf(receiver.requests) };
   } finally {
     await receiver.close();
