@@ -83,6 +83,17 @@ describe('otel-tool-calls/register: the app behaves exactly as without it', () =
     expect(toolSpans(run)).toHaveLength(1);
   });
 
+  it.each([
+    ['http/protobuf', 'application/x-protobuf'],
+    ['http/json', 'application/json'],
+  ])('OTEL_EXPORTER_OTLP_PROTOCOL=%s: traces and metrics are sent as %s', async (protocol, contentType) => {
+    const run = await runUnderRegister('exit-code.mjs', { env: { OTEL_EXPORTER_OTLP_PROTOCOL: protocol } });
+    expect(run.code).toBe(3);
+    for (const path of ['/v1/traces', '/v1/metrics']) {
+      expect(run.requests.find((request) => request.path === path)?.contentType).toBe(contentType);
+    }
+  });
+
   it('OTEL_SDK_DISABLED=true: nothing is patched and nothing is sent', async () => {
     const run = await runUnderRegister('ai-sdk.mjs', { env: { OTEL_SDK_DISABLED: 'true' } });
     expect(run.code).toBe(0);

@@ -31,6 +31,8 @@ export interface AppRun {
   readonly stderr: string;
   readonly spans: ExportedSpan[];
   readonly metrics: ExportedMetric[];
+  /** Every request the receiver got: path and content type. */
+  readonly requests: ReadonlyArray<{ readonly path: string; readonly contentType: string | undefined }>;
 }
 
 /** The built package, as a child process loads it (`otel-tool-calls/register` resolves to dist/ by self-reference). */
@@ -93,7 +95,16 @@ export async function runUnderRegister(
     );
     clearTimeout(timer);
     await interaction;
-    return { code, signal, stdout, stderr, spans: spansOf(receiver.requests), metrics: metricsOf(receiver.requests) };
+    const json = receiver.requests.filter((request) => request.contentType?.includes('json'));
+    return {
+      code,
+      signal,
+      stdout,
+      stderr,
+      spans: spansOf(json),
+      metrics: metricsOf(json),
+      requests: receiver.requests.map(({ path, contentType }) => ({ path, contentType })),
+    };
   } finally {
     await receiver.close();
   }
