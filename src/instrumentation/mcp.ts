@@ -6,6 +6,7 @@ import {
 import { instrumentClient } from '../adapters/mcp/instrument-client.js';
 import { instrumentServer } from '../adapters/mcp/instrument-server.js';
 import { isObserved } from '../internal/observed-marker.js';
+import type { ToolCallListener } from '../tool-call-listener.js';
 import type { CommonJsSubpath } from './commonjs-subpaths.js';
 import { guarded, type PatchContext } from './patch-context.js';
 import { switchableListener } from './switchable-listener.js';
@@ -35,8 +36,10 @@ export function mcpModules(context: PatchContext): {
 } {
   const { wrap, unwrap, isEnabled, logger } = context;
   // read at each call: a call after disable() or setConfig() sees the current state
-  const listener = switchableListener(isEnabled, context.listener);
-  const standIns = new WeakMap<object, { callTool: AnyFunction }>();
+  // the server keeps its hooks after disable(): a listener that then does nothing, read at each call
+  const serverListener = switchableListener(isEnabled, context.listener);
+  // a client is observed only through the patched prototype: its stand-ins use the listener itself
+  const standIns = new WeakMap<ToolCallListener<unknown>, WeakMap<object, { callTool: AnyFunction }>>();
 
   const patchServer = (moduleExports: { McpServer?: { prototype: Prototype } }) => {
     const prototype = moduleExports.McpServer?.prototype;
@@ -47,7 +50,7 @@ export function mcpModules(context: PatchContext): {
       (original) =>
         function connect(this: object, ...args: unknown[]) {
           if (isEnabled() && !isObserved(this)) {
-            guarded(logger, 'McpServer', () => instrumentServer(this as never, listener), undefined);
+            guarded(logger, 'McpServer', () => instrumentServer(this as never, serverListener), undefined);
           }
           return (original as AnyFunction).apply(this, args);
         },
@@ -81,7 +84,13 @@ export function mcpModules(context: PatchContext): {
   };
 
   const standInFor = (client: object, run: AnyFunction) => {
-    let standIn = standIns.get(client);
+    const listener = context.listener();
+    let byClient = standIns.get(listener);
+    if (byClient === undefined) {
+      byClient = new WeakMap();
+      standIns.set(listener, byClient);
+    }
+    let standIn = byClient.get(client);
     if (standIn === undefined) {
       const created = Object.create(client) as { callTool: AnyFunction };
       Object.defineProperty(created, 'callTool', {
@@ -90,7 +99,7 @@ export function mcpModules(context: PatchContext): {
         value: (...args: unknown[]) => run.apply(client, args),
       });
       instrumentClient(created as never, listener);
-      standIns.set(client, created);
+      byClient.set(client, created);
       standIn = created;
     }
     return standIn;
