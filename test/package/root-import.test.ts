@@ -95,3 +95,15 @@ describe('otel-tool-calls/setup', () => {
     expect(packagesLoadedBy('setup', format)).toEqual(['@opentelemetry/api', '@opentelemetry/semantic-conventions']);
   });
 });
+
+describe('otel-tool-calls/instrumentation', () => {
+  it.each(['esm', 'cjs'] as const)(
+    'loads no framework and no SDK: only @opentelemetry/instrumentation and its hooks (%s)',
+    (format) => {
+      const loaded = packagesLoadedBy('instrumentation', format);
+      expect(loaded).toContain('@opentelemetry/instrumentation');
+      for (const framework of FRAMEWORKS) expect(loaded).not.toContain(framework);
+      expect(loaded.filter((name) => name.startsWith('@opentelemetry/sdk') || name.includes('exporter'))).toEqual([]);
+    },
+  );
+});

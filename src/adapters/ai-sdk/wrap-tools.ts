@@ -1,5 +1,6 @@
 import type { ToolExecutionOptions, ToolSet } from 'ai';
 import { observeCall } from '../../internal/observe-call.js';
+import { markObserved } from '../../internal/observed-marker.js';
 import { assertListener, describe } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import type { ToolDefinition, ToolMetadata } from '../../tool-callback.js';
@@ -69,7 +70,7 @@ function listenedExecute<Context>(
   const metadata = toolMetadata(tool);
 
   // a `function`, not an arrow: the AI SDK binds `execute` to the tool, and that `this` is kept
-  return function execute(this: unknown, input: unknown, executionOptions: ToolExecutionOptions) {
+  return markObserved(function execute(this: unknown, input: unknown, executionOptions: ToolExecutionOptions) {
     return observeCall(
       {
         definition,
@@ -86,7 +87,7 @@ function listenedExecute<Context>(
       },
       listener,
     );
-  };
+  });
 }
 
 const reportAsOutput = (text: string) => text;

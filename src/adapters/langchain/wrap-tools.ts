@@ -2,6 +2,7 @@ import type { CallbackManagerForToolRun } from '@langchain/core/callbacks/manage
 import type { ToolMessage } from '@langchain/core/messages';
 import type { StructuredTool, ToolRunnableConfig } from '@langchain/core/tools';
 import { observeCall } from '../../internal/observe-call.js';
+import { markObserved } from '../../internal/observed-marker.js';
 import { assertListener, describe, hasMethods } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import type { ToolDefinition, ToolMetadata } from '../../tool-callback.js';
@@ -77,7 +78,7 @@ function wrapTool<Context>(tool: AnyStructuredTool, listener: ToolCallListener<C
     );
   };
   Object.defineProperty(wrapped, '_call', {
-    value: listenedToolFunction,
+    value: markObserved(listenedToolFunction),
     writable: true,
     configurable: true,
     enumerable: false,

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { logger } from '../../internal/logger.js';
 import { observeCall } from '../../internal/observe-call.js';
+import { markObserved } from '../../internal/observed-marker.js';
 import { assertListener, describe } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
@@ -40,6 +41,7 @@ export function instrumentClient<McpClient extends McpClientLike, Context = unkn
     return client;
   }
   instrumentedClients.set(client, listener as ToolCallListener<unknown>);
+  markObserved(client); // observed once: the zero-code instrumentation leaves it alone
 
   const callTool = client.callTool as unknown as CallTool;
   const observedCallTool = function observedCallTool(this: Client, ...args: Parameters<CallTool>) {

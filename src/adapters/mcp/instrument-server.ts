@@ -2,6 +2,7 @@ import type { RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { context } from '@opentelemetry/api';
 import { logger } from '../../internal/logger.js';
 import { observeCall } from '../../internal/observe-call.js';
+import { markObserved } from '../../internal/observed-marker.js';
 import { assertListener, describe } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
@@ -82,6 +83,7 @@ export function instrumentServer<Server extends McpServerLike, Context = unknown
   }
   const observing = listener as ToolCallListener<unknown>;
   instrumentedServers.set(server, observing);
+  markObserved(server); // observed once: the zero-code instrumentation leaves it alone
 
   const lowLevel = internals.server;
   for (const [name, tool] of Object.entries(registry as Record<string, RegisteredTool>)) {

@@ -1,5 +1,6 @@
 import type { FunctionTool, RunContext, Tool } from '@openai/agents';
 import { observeCall } from '../../internal/observe-call.js';
+import { markObserved } from '../../internal/observed-marker.js';
 import { toolNameOf } from '../../internal/tool-name.js';
 import { assertListener, describe } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
@@ -104,7 +105,12 @@ function observedTool<T extends AnyFunctionTool>(tool: T, listener: ToolCallList
   }
 
   const copy = Object.create(Object.getPrototypeOf(tool), Object.getOwnPropertyDescriptors(tool)) as T;
-  Object.defineProperty(copy, 'invoke', { configurable: true, enumerable: true, writable: true, value: invoke });
+  Object.defineProperty(copy, 'invoke', {
+    configurable: true,
+    enumerable: true,
+    writable: true,
+    value: markObserved(invoke),
+  });
   return copy;
 }
 

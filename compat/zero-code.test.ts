@@ -1,0 +1,53 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtPackageExists, fixtures, root, runUnderRegister, toolSpans } from '../test/register/run-app.js';
+
+/**
+ * test/register's AI SDK app, with no telemetry code, on ai 7, the OpenTelemetry JS SDK 3.x and
+ * Node 24: an app folder inside compat/node_modules (so that every bare import, the package's own
+ * included, finds compat's versions) with the built package copied into its node_modules.
+ */
+let app: string;
+
+beforeAll(() => {
+  if (!builtPackageExists()) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
+  const cache = fileURLToPath(new URL('./node_modules/.cache/', import.meta.url));
+  mkdirSync(cache, { recursive: true });
+  app = mkdtempSync(join(cache, 'zero-code-'));
+  const own = join(app, 'node_modules', 'otel-tool-calls');
+  mkdirSync(own, { recursive: true });
+  cpSync(join(root, 'dist'), join(own, 'dist'), { recursive: true });
+  copyFileSync(join(root, 'package.json'), join(own, 'package.json'));
+  writeFileSync(join(app, 'package.json'), '{ "type": "module" }');
+  for (const file of ['ai-sdk.mjs', 'ai-sdk.cjs', 'scripted-ai-model.mjs']) {
+    copyFileSync(join(fixtures, file), join(app, file));
+  }
+}, 120_000);
+
+afterAll(() => rmSync(app, { recursive: true, force: true }));
+
+describe('zero-code on ai 7, OpenTelemetry SDK 3.x, Node 24', () => {
+  it.each([
+    ['ai-sdk.mjs', 'import'],
+    ['ai-sdk.cjs', 'require'],
+  ] as const)(
+    '%s under --%s otel-tool-calls/register: one execute_tool span and sample per call',
+    async (file, preload) => {
+      const run = await runUnderRegister(join(app, file), { preload, cwd: app });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe(
+        'generateText: getWeather:json,convertCurrency:error-text\nstreamText: getWeather:json\nagent: getWeather:json\n',
+      );
+      expect(
+        toolSpans(run)
+          .map((span) => span.attributes['gen_ai.tool.call.id'])
+          .sort(),
+      ).toEqual(['call_1', 'call_2', 'call_3', 'call_4']);
+      expect(run.metrics.find((metric) => metric.name === 'gen_ai.execute_tool.duration')?.total).toBe(4);
+    },
+  );
+});

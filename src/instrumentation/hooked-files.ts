@@ -1,0 +1,10 @@
+/**
+ * The ESM files `ToolCallsInstrumentation` patches, as import-in-the-middle's `include` option:
+ * `otel-tool-calls/register` hooks these and no other module.
+ */
+export const ESM_HOOKED_FILES: RegExp[] = [
+  /\/node_modules\/ai\/dist\/index\.m?js$/,
+  /\/node_modules\/@modelcontextprotocol\/sdk\/dist\/esm\/(server\/mcp|client\/index)\.js$/,
+  /\/node_modules\/@langchain\/core\/dist\/tools\/index\.js$/,
+  /\/node_modules\/@openai\/agents(-core)?\/dist\/index\.m?js$/,
+];

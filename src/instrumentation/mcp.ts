@@ -1,0 +1,145 @@
+import {
+  InstrumentationNodeModuleDefinition,
+  InstrumentationNodeModuleFile,
+  isWrapped,
+} from '@opentelemetry/instrumentation';
+import { instrumentClient } from '../adapters/mcp/instrument-client.js';
+import { instrumentServer } from '../adapters/mcp/instrument-server.js';
+import { isObserved } from '../internal/observed-marker.js';
+import type { ToolCallListener } from '../tool-call-listener.js';
+import type { CommonJsSubpath } from './commonjs-subpaths.js';
+import { guarded, type PatchContext } from './patch-context.js';
+import { switchableListener } from './switchable-listener.js';
+import { declaredRange, noticeUnsupported, type SupportedVersions } from './version-range.js';
+
+/** `@modelcontextprotocol/sdk` 1.x, from the version the MCP adapter supports. */
+export const MCP_SDK_VERSIONS: SupportedVersions = { from: '1.20.0', belowMajor: 2 };
+
+const NAME = '@modelcontextprotocol/sdk';
+type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
+type Prototype = Record<string, unknown>;
+
+/*
+ * Where the hooks sit.
+ * - Server: `McpServer.prototype.connect`. A server handles no call before it is connected, and an
+ *   app that instruments its server itself does it before `connect`: that one is left alone. The
+ *   server is instrumented with `instrumentServer`, through a listener that does nothing once the
+ *   instrumentation is disabled (the instance keeps its hooks).
+ * - Client: `Client.prototype.callTool`. Each client gets a stand-in (an object whose prototype is
+ *   the client) instrumented with `instrumentClient`, whose `callTool` runs the original on the
+ *   real client: the client itself is never changed, so `disable()` restores it exactly and an app
+ *   can still call `instrumentClient` on it later (then it is observed by that one only).
+ */
+export function mcpModules(context: PatchContext): {
+  readonly definitions: InstrumentationNodeModuleDefinition[];
+  readonly commonJsSubpaths: CommonJsSubpath[];
+} {
+  const { wrap, unwrap, isEnabled, logger } = context;
+  // read at each call: a call after disable() or setConfig() sees the current state
+  // the server keeps its hooks after disable(): a listener that then does nothing, read at each call
+  const serverListener = switchableListener(isEnabled, context.listener);
+  // a client is observed only through the patched prototype: its stand-ins use the listener itself
+  const standIns = new WeakMap<ToolCallListener<unknown>, WeakMap<object, { callTool: AnyFunction }>>();
+
+  const patchServer = (moduleExports: { McpServer?: { prototype: Prototype } }) => {
+    const prototype = moduleExports.McpServer?.prototype;
+    if (!prototype || typeof prototype.connect !== 'function') return moduleExports;
+    wrap(
+      prototype,
+      'connect',
+      (original) =>
+        function connect(this: object, ...args: unknown[]) {
+          if (isEnabled() && !isObserved(this)) {
+            guarded(logger, 'McpServer', () => instrumentServer(this as never, serverListener), undefined);
+          }
+          return (original as AnyFunction).apply(this, args);
+        },
+    );
+    return moduleExports;
+  };
+  const unpatchServer = (moduleExports: { McpServer?: { prototype: Prototype } }) => {
+    const prototype = moduleExports.McpServer?.prototype;
+    if (prototype && isWrapped(prototype.connect)) unwrap(prototype, 'connect');
+  };
+
+  const patchClient = (moduleExports: { Client?: { prototype: Prototype } }) => {
+    const prototype = moduleExports.Client?.prototype;
+    if (!prototype || typeof prototype.callTool !== 'function') return moduleExports;
+    wrap(
+      prototype,
+      'callTool',
+      (original) =>
+        function callTool(this: object, ...args: unknown[]) {
+          const run = original as AnyFunction;
+          if (!isEnabled() || isObserved(this)) return run.apply(this, args);
+          const standIn = guarded(logger, 'MCP Client', () => standInFor(this, run), undefined);
+          return standIn ? standIn.callTool(...args) : run.apply(this, args);
+        },
+    );
+    return moduleExports;
+  };
+  const unpatchClient = (moduleExports: { Client?: { prototype: Prototype } }) => {
+    const prototype = moduleExports.Client?.prototype;
+    if (prototype && isWrapped(prototype.callTool)) unwrap(prototype, 'callTool');
+  };
+
+  const standInFor = (client: object, run: AnyFunction) => {
+    const listener = context.listener();
+    let byClient = standIns.get(listener);
+    if (byClient === undefined) {
+      byClient = new WeakMap();
+      standIns.set(listener, byClient);
+    }
+    let standIn = byClient.get(client);
+    if (standIn === undefined) {
+      const created = Object.create(client) as { callTool: AnyFunction };
+      Object.defineProperty(created, 'callTool', {
+        configurable: true,
+        writable: true,
+        value: (...args: unknown[]) => run.apply(client, args),
+      });
+      instrumentClient(created as never, listener);
+      byClient.set(client, created);
+      standIn = created;
+    }
+    return standIn;
+  };
+
+  const range = [declaredRange(MCP_SDK_VERSIONS)];
+  const notice = noticeUnsupported(logger, NAME, MCP_SDK_VERSIONS);
+  const files = (format: 'cjs' | 'esm') => [
+    new InstrumentationNodeModuleFile(`${NAME}/dist/${format}/server/mcp.js`, range, patchServer, unpatchServer),
+    new InstrumentationNodeModuleFile(`${NAME}/dist/${format}/client/index.js`, range, patchClient, unpatchClient),
+  ];
+  const noticeFiles = (format: 'cjs' | 'esm') =>
+    ['server/mcp.js', 'client/index.js'].map(
+      (file) => new InstrumentationNodeModuleFile(`${NAME}/dist/${format}/${file}`, ['*'], notice, () => {}),
+    );
+  return {
+    // ESM (import-in-the-middle finds the files); CommonJS too, should the SDK's "." export become loadable
+    definitions: [
+      new InstrumentationNodeModuleDefinition(NAME, range, undefined, undefined, [...files('cjs'), ...files('esm')]),
+      new InstrumentationNodeModuleDefinition(NAME, ['*'], undefined, undefined, [
+        ...noticeFiles('cjs'),
+        ...noticeFiles('esm'),
+      ]),
+    ],
+    // CommonJS today: by the specifiers an app requires (see CommonJsSubpath)
+    commonJsSubpaths: [
+      {
+        specifiers: [`${NAME}/server/mcp.js`],
+        supported: MCP_SDK_VERSIONS,
+        patch: patchServer,
+        unpatch: unpatchServer,
+        unsupported: notice,
+      },
+      {
+        specifiers: [`${NAME}/client/index.js`, `${NAME}/client`],
+        supported: MCP_SDK_VERSIONS,
+        patch: patchClient,
+        unpatch: unpatchClient,
+        unsupported: notice,
+      },
+    ],
+  };
+}

@@ -1,0 +1,84 @@
+import { InstrumentationNodeModuleDefinition, isWrapped } from '@opentelemetry/instrumentation';
+import { isObserved } from '../internal/observed-marker.js';
+import type { ToolCallListener } from '../tool-call-listener.js';
+import { guarded, type PatchContext } from './patch-context.js';
+import { declaredRange, noticeUnsupported, type SupportedVersions } from './version-range.js';
+
+/** `@openai/agents` (and `@openai/agents-core`, its classes) from 0.20, as the OpenAI Agents adapter. */
+export const OPENAI_AGENTS_VERSIONS: SupportedVersions = { from: '0.20.0', belowMajor: 1 };
+
+const NAMES = ['@openai/agents', '@openai/agents-core'];
+type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
+type Adapter = typeof import('../adapters/openai-agents/wrap-tools.js');
+interface FunctionToolLike {
+  readonly type?: unknown;
+  readonly invoke?: unknown;
+}
+
+/*
+ * Where the hook sits: `Agent.prototype.getAllTools`, which the runner calls on every turn for the
+ * tools it offers the model and runs. Each function tool not yet observed is replaced in that list
+ * by its `wrapTool` copy (made once per tool and listener); the agent's own `tools` are unchanged.
+ * The adapter loads `@openai/agents` itself, so it is imported once the app has loaded that SDK,
+ * in the app's module format (this file never imports it at load).
+ */
+export function openaiAgentsModules(context: PatchContext): InstrumentationNodeModuleDefinition[] {
+  const { wrap, unwrap, isEnabled, logger } = context;
+  let adapter: Promise<Adapter | undefined> | undefined;
+  const copies = new WeakMap<ToolCallListener<unknown>, WeakMap<object, unknown>>();
+
+  const observedTool = (wrapTool: Adapter['wrapTool'], tool: unknown): unknown => {
+    const candidate = tool as FunctionToolLike | null;
+    if (candidate === null || typeof candidate !== 'object' || candidate.type !== 'function') return tool;
+    if (typeof candidate.invoke !== 'function' || isObserved(candidate.invoke)) return tool;
+    const listener = context.listener();
+    let byTool = copies.get(listener);
+    if (byTool === undefined) {
+      byTool = new WeakMap();
+      copies.set(listener, byTool);
+    }
+    let copy = byTool.get(candidate);
+    if (copy === undefined) {
+      copy = wrapTool(candidate as never, listener);
+      byTool.set(candidate, copy);
+    }
+    return copy;
+  };
+
+  const patch = (moduleExports: { Agent?: { prototype: Record<string, unknown> } }) => {
+    const prototype = moduleExports.Agent?.prototype;
+    if (!prototype || typeof prototype.getAllTools !== 'function') return moduleExports;
+    adapter ??= import('../adapters/openai-agents/wrap-tools.js').catch((error: unknown) => {
+      logger.warn(`OpenAI Agents tools: not observed (${error instanceof Error ? error.message : String(error)})`);
+      return undefined;
+    });
+    wrap(
+      prototype,
+      'getAllTools',
+      (original) =>
+        async function getAllTools(this: unknown, ...args: unknown[]) {
+          const tools = await (original as AnyFunction).apply(this, args);
+          if (!isEnabled() || !Array.isArray(tools)) return tools;
+          const loaded = await adapter;
+          if (loaded === undefined) return tools;
+          return guarded(
+            logger,
+            'OpenAI Agents tools',
+            () => tools.map((tool) => observedTool(loaded.wrapTool, tool)),
+            tools,
+          );
+        },
+    );
+    return moduleExports;
+  };
+  const unpatch = (moduleExports: { Agent?: { prototype: Record<string, unknown> } }) => {
+    const prototype = moduleExports.Agent?.prototype;
+    if (prototype && isWrapped(prototype.getAllTools)) unwrap(prototype, 'getAllTools');
+  };
+
+  const range = [declaredRange(OPENAI_AGENTS_VERSIONS)];
+  return NAMES.flatMap((name) => [
+    new InstrumentationNodeModuleDefinition(name, range, patch, unpatch),
+    new InstrumentationNodeModuleDefinition(name, ['*'], noticeUnsupported(logger, name, OPENAI_AGENTS_VERSIONS)),
+  ]);
+}

@@ -1,0 +1,118 @@
+import { types } from 'node:util';
+import type { MeterProvider, TracerProvider } from '@opentelemetry/api';
+import {
+  InstrumentationBase,
+  type InstrumentationModuleDefinition,
+  isWrapped,
+  type ShimWrapped,
+} from '@opentelemetry/instrumentation';
+import { OpenTelemetryToolCallListener } from '../otel/opentelemetry-tool-call-listener.js';
+import type { ToolCallListener } from '../tool-call-listener.js';
+import { VERSION } from '../version.js';
+import { aiSdkModules } from './ai-sdk.js';
+import { CommonJsSubpathHooks } from './commonjs-subpaths.js';
+import { langchainModules } from './langchain.js';
+import { mcpModules } from './mcp.js';
+import { openaiAgentsModules } from './openai-agents.js';
+import type { PatchContext } from './patch-context.js';
+import type { ToolCallsInstrumentationConfig } from './types.js';
+
+/**
+ * An OpenTelemetry instrumentation that observes the tool calls of the AI SDK, the MCP SDK,
+ * LangChain.js and the OpenAI Agents SDK as they load, through the same adapters as the wrapped
+ * path (`wrapTools`, `instrumentServer`, `instrumentClient`): the same `execute_tool` spans and
+ * metrics, with no change to the app's code. What an adapter already observes is left alone.
+ *
+ * @example
+ * const sdk = new NodeSDK({ instrumentations: [new ToolCallsInstrumentation()] });
+ * sdk.start();
+ */
+export class ToolCallsInstrumentation extends InstrumentationBase<ToolCallsInstrumentationConfig> {
+  // `declare`: InstrumentationBase calls init() and enable() from its constructor, before fields initialize
+  declare private observing: OpenTelemetryToolCallListener | undefined;
+  declare private givenTracerProvider: TracerProvider | undefined;
+  declare private givenMeterProvider: MeterProvider | undefined;
+  declare private subpathHooks: CommonJsSubpathHooks;
+
+  constructor(config: ToolCallsInstrumentationConfig = {}) {
+    super('otel-tool-calls', VERSION, config);
+    // an invalid listener option is a TypeError here, as for the listener itself
+    this.listener();
+  }
+
+  protected init(): InstrumentationModuleDefinition[] {
+    const context: PatchContext = {
+      listener: () => this.listener(),
+      isEnabled: () => this.isEnabled(),
+      wrap: (nodule, name, wrapper) => this._wrap(nodule, name, wrapper),
+      unwrap: (nodule, name) => unwrapExport(nodule, name, this._unwrap),
+      logger: this._diag,
+    };
+    const mcp = mcpModules(context);
+    this.subpathHooks = new CommonJsSubpathHooks(mcp.commonJsSubpaths);
+    return [
+      ...aiSdkModules(context),
+      ...mcp.definitions,
+      ...langchainModules(context),
+      ...openaiAgentsModules(context),
+    ];
+  }
+
+  override enable(): void {
+    super.enable();
+    this.subpathHooks.enable();
+  }
+
+  override disable(): void {
+    super.disable();
+    this.subpathHooks.disable();
+  }
+
+  override setConfig(config: ToolCallsInstrumentationConfig = {}): void {
+    super.setConfig(config);
+    this.observing = undefined;
+  }
+
+  override setTracerProvider(tracerProvider: TracerProvider): void {
+    super.setTracerProvider(tracerProvider);
+    this.givenTracerProvider = tracerProvider;
+    this.observing = undefined;
+  }
+
+  override setMeterProvider(meterProvider: MeterProvider): void {
+    super.setMeterProvider(meterProvider);
+    this.givenMeterProvider = meterProvider;
+    this.observing = undefined;
+  }
+
+  /** The listener every patch observes through, built from the config on first use. */
+  private listener(): ToolCallListener<unknown> {
+    if (this.observing === undefined) {
+      const { enabled: _enabled, ...options } = this.getConfig();
+      this.observing = new OpenTelemetryToolCallListener({
+        ...options,
+        tracerProvider: options.tracerProvider ?? this.givenTracerProvider,
+        meterProvider: options.meterProvider ?? this.givenMeterProvider,
+      });
+    }
+    return this.observing as ToolCallListener<unknown>;
+  }
+}
+
+/**
+ * `_unwrap`, except on an ESM namespace (import-in-the-middle's proxy): there `_wrap` wrapped a
+ * copy and set the wrapper on the namespace, and `_unwrap` sets the current value (the wrapper)
+ * back; the original is put back instead.
+ */
+function unwrapExport<Nodule extends object>(
+  nodule: Nodule,
+  name: keyof Nodule,
+  unwrap: (nodule: Nodule, name: keyof Nodule) => void,
+): void {
+  const current = nodule[name];
+  if (types.isProxy(nodule) && isWrapped(current)) {
+    Object.defineProperty(nodule, name, { value: (current as unknown as ShimWrapped).__original });
+  } else {
+    unwrap(nodule, name);
+  }
+}

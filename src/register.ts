@@ -1,0 +1,50 @@
+/**
+ * `otel-tool-calls/register`: zero-code telemetry for an app that never imports this package.
+ *
+ *     node --import otel-tool-calls/register app.js      # ESM
+ *     node --require otel-tool-calls/register app.cjs    # CommonJS
+ *
+ * Starts the OpenTelemetry Node SDK from the standard `OTEL_*` variables alone (NodeSDK's own
+ * handling: `OTEL_SERVICE_NAME`, `OTEL_EXPORTER_OTLP_*` including `http/json`,
+ * `OTEL_TRACES_EXPORTER`, `OTEL_METRICS_EXPORTER` including `prometheus`, `OTEL_LOG_LEVEL`, ...)
+ * with `ToolCallsInstrumentation`, and flushes at exit. `OTEL_SDK_DISABLED=true` turns it all off:
+ * nothing is patched. Only the main thread is instrumented.
+ *
+ * @module
+ */
+import { register } from 'node:module';
+import { isMainThread } from 'node:worker_threads';
+import type * as SdkNode from '@opentelemetry/sdk-node';
+import { ESM_HOOKED_FILES } from './instrumentation/hooked-files.js';
+import { ToolCallsInstrumentation } from './instrumentation/tool-calls-instrumentation.js';
+import { loadOptionalPackage } from './internal/optional-package.js';
+
+// Not in other threads: Node runs `--require` preloads in the module hooks' own thread too, and
+// an app's worker threads would each start an SDK of their own.
+if (isMainThread && process.env.OTEL_SDK_DISABLED?.trim().toLowerCase() !== 'true') start();
+
+function start(): void {
+  // ESM: import-in-the-middle's loader hook, for the framework files the instrumentation patches
+  // only (every other module loads untouched). CommonJS needs no hook: require-in-the-middle.
+  register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, { data: { include: ESM_HOOKED_FILES } });
+
+  const { NodeSDK } = loadOptionalPackage<typeof SdkNode>('@opentelemetry/sdk-node', 'otel-tool-calls/register');
+  const sdk = new NodeSDK({ instrumentations: [new ToolCallsInstrumentation()] });
+  sdk.start();
+
+  let stopping: Promise<void> | undefined;
+  const shutdown = () => {
+    stopping ??= sdk.shutdown().catch(() => undefined);
+    return stopping;
+  };
+  // the event loop is empty: flush (beforeExit comes again after, and the process exits as it would)
+  process.once('beforeExit', () => void shutdown());
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      void shutdown().then(() => {
+        // no handler of the app's own: end as the signal would have without this module
+        if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+      });
+    });
+  }
+}

@@ -1,0 +1,52 @@
+import { execFileSync } from 'node:child_process';
+import {
+  ATTR_GEN_AI_TOOL_CALL_ID,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_TOOL_CALL_ERROR_OUTCOME,
+  METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
+  METRIC_TOOL_CALL_ERRORS,
+  TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN,
+} from 'otel-tool-calls/semconv';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { builtPackageExists, root, runUnderRegister, toolSpans } from './run-app.js';
+
+beforeAll(() => {
+  if (!builtPackageExists()) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
+}, 120_000);
+
+describe('zero-code: an AI SDK app with no telemetry code', () => {
+  it.each([
+    ['ai-sdk.mjs', 'import'],
+    ['ai-sdk.cjs', 'require'],
+    ['ai-sdk.cjs', 'import'],
+  ] as const)(
+    '%s under --%s otel-tool-calls/register sends its execute_tool spans and metrics over OTLP',
+    async (fixture, preload) => {
+      const run = await runUnderRegister(fixture, { preload });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      // the app behaves as without telemetry: the thrown error is still the AI SDK's tool-error part
+      expect(run.stdout).toBe(
+        'generateText: getWeather:json,convertCurrency:error-text\nstreamText: getWeather:json\nagent: getWeather:json\n',
+      );
+
+      const spans = toolSpans(run);
+      // generateText (2 tools), streamText (1), ToolLoopAgent.generate (1): one span per call
+      expect(spans.map((span) => [span.attributes[ATTR_GEN_AI_TOOL_CALL_ID], span.name]).sort()).toEqual([
+        ['call_1', 'execute_tool getWeather'],
+        ['call_2', 'execute_tool convertCurrency'],
+        ['call_3', 'execute_tool getWeather'],
+        ['call_4', 'execute_tool getWeather'],
+      ]);
+      expect(new Set(spans.map((span) => span.serviceName))).toEqual(new Set(['zero-code-app']));
+      const failed = spans.find((span) => span.attributes[ATTR_GEN_AI_TOOL_NAME] === 'convertCurrency');
+      // the error policy is 'rethrow' unless configured
+      expect(failed?.attributes[ATTR_TOOL_CALL_ERROR_OUTCOME]).toBe(TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN);
+      expect(failed?.status).toMatchObject({ code: 2, message: 'exchange-rate service unavailable' });
+
+      const duration = run.metrics.find((metric) => metric.name === METRIC_GEN_AI_EXECUTE_TOOL_DURATION);
+      expect(duration?.total).toBe(4);
+      expect(run.metrics.find((metric) => metric.name === METRIC_TOOL_CALL_ERRORS)?.total).toBe(1);
+    },
+  );
+});

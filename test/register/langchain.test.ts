@@ -1,0 +1,38 @@
+import { execFileSync } from 'node:child_process';
+import {
+  ATTR_GEN_AI_TOOL_CALL_ID,
+  ATTR_TOOL_CALL_ERROR_OUTCOME,
+  METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
+  TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN,
+} from 'otel-tool-calls/semconv';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { builtPackageExists, root, runUnderRegister, toolSpans } from './run-app.js';
+
+beforeAll(() => {
+  if (!builtPackageExists()) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
+}, 120_000);
+
+describe('zero-code: a LangChain.js app with no telemetry code', () => {
+  it.each([
+    ['langchain.mjs', 'import'],
+    ['langchain.cjs', 'require'],
+    ['langchain.cjs', 'import'],
+  ] as const)(
+    '%s under --%s: a span per tool call (tool(), a StructuredTool class, a failing tool)',
+    async (fixture, preload) => {
+      const run = await runUnderRegister(fixture, { preload });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('weather: sunny in Oslo\nsearch: 3 results for otel\nreindex: index unavailable\n');
+      const spans = toolSpans(run);
+      expect(spans.map((span) => span.name)).toEqual([
+        'execute_tool weather',
+        'execute_tool search',
+        'execute_tool reindex',
+      ]);
+      expect(spans[0]?.attributes[ATTR_GEN_AI_TOOL_CALL_ID]).toBe('call_1');
+      expect(spans[2]?.attributes[ATTR_TOOL_CALL_ERROR_OUTCOME]).toBe(TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN);
+      expect(run.metrics.find((metric) => metric.name === METRIC_GEN_AI_EXECUTE_TOOL_DURATION)?.total).toBe(3);
+    },
+  );
+});
