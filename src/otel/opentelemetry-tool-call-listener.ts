@@ -179,7 +179,10 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       const state = callState(identity, span, spanContext, startTime, toolType, undefined, remoteAttributes);
       // a call nested in this one (the same tool observed twice) joins this span while it is open
       if (spanContext !== undefined) openToolCall(span, state);
-      this.runHook('onSpanStart', options.onSpanStart, span, { toolName: name, toolInput, call });
+      // the event object only for a hook that is set
+      if (options.onSpanStart !== undefined) {
+        this.runHook('onSpanStart', options.onSpanStart, span, { toolName: name, toolInput, call });
+      }
       return state;
     } catch (error) {
       logger.error(`could not start the telemetry of '${name}'`, error);
