@@ -15,8 +15,13 @@ const MAX_KEPT = 1024;
  * no attribute object (the set of tools, error types and outcomes is small). The SDK may keep the
  * object it is given as the series' attributes; it never changes, so sharing it is safe.
  */
+type Level = Map<string, Level | Attributes>;
+
 export class MetricAttributes {
-  private readonly kept = new Map<string, Attributes>();
+  // one level per part: each part is a string the call already holds, whose hash V8 keeps, so a
+  // lookup builds nothing (a key made by concatenation would be a new string to hash every call)
+  private readonly kept: Level = new Map();
+  private size = 0;
 
   constructor(private readonly agentName: string | undefined) {}
 
@@ -31,16 +36,34 @@ export class MetricAttributes {
   }
 
   private get(toolName: string, toolType: string, errorType: string | undefined, outcome: string | undefined) {
-    // the parts are bounded strings; \u0000 keeps 'a'+'bc' apart from 'ab'+'c'
-    const key = `${toolName}\u0000${toolType}\u0000${errorType ?? ''}\u0000${outcome ?? ''}`;
-    const found = this.kept.get(key);
+    const parts = [toolName, toolType, errorType ?? '', outcome ?? ''] as const;
+    let level = this.kept;
+    for (let index = 0; index < parts.length - 1; index++) {
+      const part = parts[index] as string;
+      let next = level.get(part) as Level | undefined;
+      if (next === undefined) {
+        if (this.size >= MAX_KEPT) return this.build(toolName, toolType, errorType, outcome);
+        next = new Map();
+        level.set(part, next);
+      }
+      level = next;
+    }
+    const last = parts[parts.length - 1] as string;
+    const found = level.get(last) as Attributes | undefined;
     if (found !== undefined) return found;
+    const attributes = this.build(toolName, toolType, errorType, outcome);
+    if (this.size < MAX_KEPT) {
+      level.set(last, attributes);
+      this.size++;
+    }
+    return attributes;
+  }
+
+  private build(toolName: string, toolType: string, errorType: string | undefined, outcome: string | undefined) {
     const attributes: Attributes = { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_GEN_AI_TOOL_TYPE]: toolType };
     if (this.agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = this.agentName;
     if (errorType !== undefined) attributes[ATTR_ERROR_TYPE] = errorType;
     if (outcome !== undefined) attributes[ATTR_TOOL_CALL_ERROR_OUTCOME] = outcome;
-    Object.freeze(attributes);
-    if (this.kept.size < MAX_KEPT) this.kept.set(key, attributes);
-    return attributes;
+    return Object.freeze(attributes);
   }
 }
