@@ -20,8 +20,8 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
 import type { AllocationRow } from './lib/allocation.js';
+import { bundleForNode } from './lib/bundle.js';
 import { FULL_SETTINGS, type Measured, QUICK_SETTINGS } from './lib/measure.js';
 import { bundlePeers, type PeersStatus, preparePeers } from './lib/peers.js';
 import {
@@ -127,20 +127,7 @@ async function peers(): Promise<{
  * also pays a `__name()` call (tsx compiles with `keepNames`); the loader rows show that cost.
  */
 async function compiledSuite(): Promise<string> {
-  const outfile = join(scratch, 'suite.mjs');
-  await build({
-    entryPoints: [join(root, 'bench', 'suite.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    tsconfig: join(root, 'tsconfig.json'),
-    logLevel: 'warning',
-    // the bundled CommonJS dependencies call require() for Node's own modules
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-  });
-  return outfile;
+  return bundleForNode(root, join('bench', 'suite.ts'), join(scratch, 'suite.mjs'));
 }
 
 const started = Date.now();

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
+import { bundleForNode } from '../lib/bundle.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const { values, positionals } = parseArgs({
@@ -25,17 +25,7 @@ if (!['no-sdk', 'sdk', 'floor'].includes(world)) throw new Error('usage: run.ts 
 
 const dir = mkdtempSync(join(tmpdir(), `otel-tool-calls-profile-${world}-`));
 const outfile = join(dir, 'loop.mjs');
-await build({
-  entryPoints: [join(root, 'bench', 'profile', 'loop.ts')],
-  outfile,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  tsconfig: join(root, 'tsconfig.json'),
-  logLevel: 'warning',
-  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-});
+await bundleForNode(root, join('bench', 'profile', 'loop.ts'), outfile);
 const run = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, outfile, world, values.seconds], {
   stdio: 'inherit',
 });

@@ -36,27 +36,28 @@ export class MetricAttributes {
   }
 
   private get(toolName: string, toolType: string, errorType: string | undefined, outcome: string | undefined) {
-    const parts = [toolName, toolType, errorType ?? '', outcome ?? ''] as const;
-    let level = this.kept;
-    for (let index = 0; index < parts.length - 1; index++) {
-      const part = parts[index] as string;
-      let next = level.get(part) as Level | undefined;
-      if (next === undefined) {
-        if (this.size >= MAX_KEPT) return this.build(toolName, toolType, errorType, outcome);
-        next = new Map();
-        level.set(part, next);
-      }
-      level = next;
-    }
-    const last = parts[parts.length - 1] as string;
-    const found = level.get(last) as Attributes | undefined;
+    const byType = this.level(this.kept, toolName);
+    const byError = byType && this.level(byType, toolType);
+    const byOutcome = byError && this.level(byError, errorType ?? '');
+    if (byOutcome === undefined) return this.build(toolName, toolType, errorType, outcome);
+    const last = outcome ?? '';
+    const found = byOutcome.get(last) as Attributes | undefined;
     if (found !== undefined) return found;
     const attributes = this.build(toolName, toolType, errorType, outcome);
     if (this.size < MAX_KEPT) {
-      level.set(last, attributes);
+      byOutcome.set(last, attributes);
       this.size++;
     }
     return attributes;
+  }
+
+  /** The next level under `part`, made when there is room; undefined once the cache is full. */
+  private level(level: Level, part: string): Level | undefined {
+    const next = level.get(part) as Level | undefined;
+    if (next !== undefined || this.size >= MAX_KEPT) return next;
+    const made: Level = new Map();
+    level.set(part, made);
+    return made;
   }
 
   private build(toolName: string, toolType: string, errorType: string | undefined, outcome: string | undefined) {

@@ -221,14 +221,13 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     const explicitType = attributeText(call.attributes?.[ATTR_GEN_AI_TOOL_TYPE]) !== undefined;
     if (outer.owner === 'this-package' && explicitType) outer.call.toolType = toolType;
     // a remote call's (an MCP client's) attributes on the span, and for its protocol's duration metric
+    const shapeAttributes = call.remote === undefined ? undefined : spanShape(name, call).attributes;
     const remoteAttributes =
-      call.remote === undefined
-        ? undefined
-        : { ...this.spanAttributes(name, call, toolType), ...spanShape(name, call).attributes };
+      shapeAttributes === undefined ? undefined : { ...this.spanAttributes(name, call, toolType), ...shapeAttributes };
     if (span.isRecording()) {
       try {
         if (call.attributes !== undefined) span.setAttributes(call.attributes);
-        if (remoteAttributes !== undefined) span.setAttributes(spanShape(name, call).attributes);
+        if (shapeAttributes !== undefined) span.setAttributes(shapeAttributes);
       } catch (error) {
         logger.error(`could not add the attributes of '${name}' to the span it joined`, error);
       }

@@ -313,3 +313,30 @@ export async function startPrometheus(binary: string, options: PrometheusOptions
     stop,
   };
 }
+
+/**
+ * Waits (bounded) until `tool` has a non-zero error ratio under the alert's threshold (0.1) on at
+ * least 20 calls in 5 minutes: the rule then has all it needs, and its silence is a verdict (the
+ * first seconds of a series are too short to judge).
+ */
+export function waitForJudgeableHealthyTool(
+  prometheus: RunningPrometheus,
+  tool: string,
+): Promise<{ calls: number; errorRatio: number }> {
+  return waitFor(
+    `${tool} with an error ratio in (0, 0.1) on at least 20 calls`,
+    async () => {
+      const [volume] = await prometheus.query(
+        `job_tool:gen_ai_execute_tool_calls:increase5m{gen_ai_tool_name="${tool}"}`,
+      );
+      const [ratio] = await prometheus.query(`job_tool:tool_call_errors:ratio_rate5m{gen_ai_tool_name="${tool}"}`);
+      const calls = Number(volume?.value?.[1] ?? Number.NaN);
+      const errorRatio = Number(ratio?.value?.[1] ?? Number.NaN);
+      if (!(calls >= 20 && errorRatio > 0 && errorRatio < 0.1)) {
+        throw new Error(`calls in 5m: ${calls}, error ratio: ${errorRatio}`);
+      }
+      return { calls, errorRatio };
+    },
+    { timeoutMs: 90_000, intervalMs: 500 },
+  );
+}

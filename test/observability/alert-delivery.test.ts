@@ -18,7 +18,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { startAlertWebhook } from '../helpers/alert-webhook.js';
 import { type RunningAlertmanager, startAlertmanager } from '../helpers/alertmanager.js';
-import { type RunningPrometheus, skipOrFail, startPrometheus, waitFor } from '../helpers/prometheus.js';
+import {
+  type RunningPrometheus,
+  skipOrFail,
+  startPrometheus,
+  waitFor,
+  waitForJudgeableHealthyTool,
+} from '../helpers/prometheus.js';
 import { serviceGate } from '../helpers/service-binaries.js';
 import { type InstrumentedApp, startInstrumentedApp } from './instrumented-app.js';
 
@@ -141,23 +147,7 @@ describe('tool-call alerts from the app to a pager webhook', () => {
     skipUnlessRunning(ctx);
     // as in error-ratio-alert.test.ts: once lookup_order has a small non-zero error ratio on enough calls, an
     // evaluation after that is the rule's verdict; then neither Alertmanager nor the webhook has anything for it
-    await waitFor(
-      'lookup_order with an error ratio in (0, 0.1) on at least 20 calls',
-      async () => {
-        const [volume] = await prometheus!.query(
-          'job_tool:gen_ai_execute_tool_calls:increase5m{gen_ai_tool_name="lookup_order"}',
-        );
-        const [ratio] = await prometheus!.query(
-          'job_tool:tool_call_errors:ratio_rate5m{gen_ai_tool_name="lookup_order"}',
-        );
-        const calls = Number(volume?.value?.[1] ?? Number.NaN);
-        const errorRatio = Number(ratio?.value?.[1] ?? Number.NaN);
-        if (!(calls >= 20 && errorRatio > 0 && errorRatio < 0.1))
-          throw new Error(`calls: ${calls}, ratio: ${errorRatio}`);
-        return true;
-      },
-      { timeoutMs: 90_000, intervalMs: 500 },
-    );
+    await waitForJudgeableHealthyTool(prometheus!, 'lookup_order');
     const dataSeenAt = Date.now();
     await waitFor('an evaluation of the rules after that', async () => {
       const rules = await prometheus!.alertingRules();

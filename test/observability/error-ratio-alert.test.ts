@@ -14,6 +14,7 @@ import {
   skipOrFail,
   startPrometheus,
   waitFor,
+  waitForJudgeableHealthyTool,
 } from '../helpers/prometheus.js';
 import { binaryRows } from '../helpers/service-binaries.js';
 import { type InstrumentedApp, startInstrumentedApp } from './instrumented-app.js';
@@ -67,24 +68,7 @@ describe.each(prometheusBinaries)('ToolCallErrorRatioHigh on a real Prometheus: 
     if (!prometheus) return skipOrFail(ctx, prometheusGate);
     // wait until lookup_order has a non-zero error ratio under the threshold on at least 20 calls: the rule then
     // has all it needs, and its silence is a verdict (the first seconds of a series are too short to judge)
-    const healthy = await waitFor(
-      'lookup_order with an error ratio in (0, 0.1) on at least 20 calls',
-      async () => {
-        const [volume] = await prometheus!.query(
-          'job_tool:gen_ai_execute_tool_calls:increase5m{gen_ai_tool_name="lookup_order"}',
-        );
-        const [ratio] = await prometheus!.query(
-          'job_tool:tool_call_errors:ratio_rate5m{gen_ai_tool_name="lookup_order"}',
-        );
-        const calls = Number(volume?.value?.[1] ?? Number.NaN);
-        const errorRatio = Number(ratio?.value?.[1] ?? Number.NaN);
-        if (!(calls >= 20 && errorRatio > 0 && errorRatio < 0.1)) {
-          throw new Error(`calls in 5m: ${calls}, error ratio: ${errorRatio}`);
-        }
-        return { calls, errorRatio };
-      },
-      { timeoutMs: 90_000, intervalMs: 500 },
-    );
+    const healthy = await waitForJudgeableHealthyTool(prometheus!, 'lookup_order');
     // an evaluation that started after that data was there is the rule's verdict on it
     const dataSeenAt = Date.now();
     const rule = await waitFor('an evaluation of the rule on that data', async () => {
