@@ -1,5 +1,5 @@
 import { compositeListener } from './composite-listener.js';
-import { type Observed, observeCall } from './internal/observe-call.js';
+import { type Observed, type ObservedCall, observeCall } from './internal/observe-call.js';
 import { assertListener, assertToolCallback, describe } from './internal/validate.js';
 import type { ToolCallListener } from './tool-call-listener.js';
 import type { ToolCallback, ToolContext, ToolDefinition, ToolMetadata } from './tool-callback.js';
@@ -10,8 +10,6 @@ import type { ToolCallback, ToolContext, ToolDefinition, ToolMetadata } from './
  * stream gets the text as its last chunk).
  */
 export type ListenedOutput<Output> = Observed<Output, string>;
-
-const reportAsText = (text: string) => text;
 
 /**
  * The transparent decorator: a `ToolCallback` that reports each invocation of its delegate to a
@@ -32,18 +30,30 @@ class ListenedToolCallback<Input, Output, Context> implements ToolCallback<Input
   }
 
   call(toolInput: Input, toolContext?: ToolContext): ListenedOutput<Output> {
-    const { delegate } = this;
-    return observeCall(
-      {
-        definition: delegate.getToolDefinition(),
-        metadata: delegate.getToolMetadata(),
-        input: toolInput,
-        toolContext,
-        run: () => delegate.call(toolInput, toolContext),
-        report: reportAsText,
-      },
-      this.listener,
-    );
+    return observeCall(new DelegateCall(this.delegate, toolInput, toolContext), this.listener);
+  }
+}
+
+/** One call of the decorator's delegate, as `observeCall` takes it: one object, its `run` a method. */
+class DelegateCall<Input, Output> implements ObservedCall<Output, string> {
+  readonly definition: ToolDefinition;
+  readonly metadata: ToolMetadata;
+
+  constructor(
+    private readonly delegate: ToolCallback<Input, Output>,
+    readonly input: Input,
+    readonly toolContext: ToolContext | undefined,
+  ) {
+    this.definition = delegate.getToolDefinition();
+    this.metadata = delegate.getToolMetadata();
+  }
+
+  run(): Output {
+    return this.delegate.call(this.input, this.toolContext);
+  }
+
+  report(text: string): string {
+    return text;
   }
 }
 

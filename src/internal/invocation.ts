@@ -1,19 +1,25 @@
 import type { ToolCallInfo, ToolCallListener } from '../tool-call-listener.js';
 import { recordFailureOutcome } from './call-outcome.js';
 
+/** What an invocation needs of the call it observes: its input, and the call itself (observe-call.ts). */
+export interface InvokedCall {
+  readonly input: unknown;
+}
+
 /**
  * The listener side of one invocation, after `beforeCall` returned: the guarded-block rules of
  * the reference design in one place, shared by the sync, Promise and stream paths.
  */
-export class Invocation<Context> {
+export class Invocation<Context, Call extends InvokedCall = InvokedCall> {
   private completed = false;
 
   constructor(
     private readonly listener: ToolCallListener<Context>,
     private readonly context: Context,
     private readonly toolName: string,
-    private readonly toolInput: unknown,
     private readonly info: ToolCallInfo,
+    /** The call observed: kept here so that a Promise's reactions can be bound to the invocation alone. */
+    readonly call: Call,
   ) {}
 
   run<R>(body: () => R): R {
@@ -36,14 +42,14 @@ export class Invocation<Context> {
   }
 
   afterCall(result: unknown): void {
-    this.listener.afterCall?.(this.context, this.toolName, this.toolInput, result, this.info);
+    this.listener.afterCall?.(this.context, this.toolName, this.call.input, result, this.info);
   }
 
   /** Returns the text reported to the model, or throws the original error (same identity). */
   fail(error: unknown): string {
     let reported: string | null | undefined;
     try {
-      reported = this.listener.onError?.(this.context, this.toolName, this.toolInput, error, this.info);
+      reported = this.listener.onError?.(this.context, this.toolName, this.call.input, error, this.info);
     } catch (onErrorFailure) {
       // the onError error replaces the original: what propagates is an error, whatever was decided
       recordFailureOutcome(this.info, 'rethrown');
@@ -61,6 +67,6 @@ export class Invocation<Context> {
   complete(): void {
     if (this.completed) return;
     this.completed = true;
-    this.listener.afterCompletion?.(this.context, this.toolName, this.toolInput, this.info);
+    this.listener.afterCompletion?.(this.context, this.toolName, this.call.input, this.info);
   }
 }

@@ -1,9 +1,14 @@
 import type { ToolCallListener } from '../tool-call-listener.js';
 import type { ToolContext, ToolDefinition, ToolMetadata } from '../tool-callback.js';
 import { callInfo } from './call-info.js';
+import { isIdleCall } from './idle-listener.js';
 import { Invocation } from './invocation.js';
-import { isAsyncGenerator, isPromiseLike } from './is-async-iterable.js';
-import { observePromise } from './observe-promise.js';
+
+/** The invocation of an observed call (the call kept on it). */
+type CallInvocation<Output, Reported, Context> = Invocation<Context, ObservedCall<Output, Reported>>;
+
+import { isAsyncGenerator, isPromise, isPromiseLike } from './is-async-iterable.js';
+import { observePromise, observeRejection } from './observe-promise.js';
 import { observeStream } from './observe-stream.js';
 import { toolNameOf } from './tool-name.js';
 
@@ -14,16 +19,16 @@ export interface ObservedCall<Output, Reported> {
   readonly input: unknown;
   /** `toolCallId`, `signal`, `framework`, `attributes`: what the listener is told of the call. */
   readonly toolContext?: ToolContext;
-  /** Runs the tool exactly as its framework would without instrumentation. */
-  readonly run: () => Output;
+  /** Runs the tool exactly as its framework would without instrumentation (called as a method). */
+  run(): Output;
   /**
    * For a framework whose tools can fail without throwing (MCP's `isError: true`, the OpenAI Agents
    * SDK's errorFunction output): the error the listener sees for such a value. When the listener
    * rethrows it, the framework gets its own value back, as without instrumentation.
    */
   readonly failureOf?: (value: Awaited<Output>) => Error | undefined;
-  /** What the framework gets when a listener reports a failure: the text in the framework's shape. */
-  readonly report: (text: string) => Reported;
+  /** What the framework gets when a listener reports a failure: the text in the framework's shape (a method). */
+  report(text: string): Reported;
 }
 
 /**
@@ -48,42 +53,134 @@ export function observeCall<Output, Reported, Context>(
   call: ObservedCall<Output, Reported>,
   listener: ToolCallListener<Context>,
 ): Observed<Output, Reported> {
-  const { definition, input, report } = call;
-  const toolName = toolNameOf(definition);
-  const info = callInfo(definition, call.metadata, call.toolContext);
-
+  if (isIdleCall(listener)) return observeFailures(call, listener);
   // Outside the guarded block, as the reference: a throwing beforeCall keeps the tool from running.
-  const context = listener.beforeCall?.(toolName, input, info) as Context;
-  const invocation = new Invocation(listener, context, toolName, input, info);
-
-  const failed = (error: unknown): Reported => report(invocation.fail(error));
-  const settled = (value: Awaited<Output>): Awaited<Output> | Reported => {
-    const failure = call.failureOf?.(value);
-    if (failure !== undefined) {
-      try {
-        return failed(failure);
-      } catch (thrown) {
-        // rethrown: the framework's own failed value, as without instrumentation
-        if (thrown === failure) return value;
-        throw thrown;
-      }
-    }
-    const reported = invocation.succeed(value);
-    return reported === undefined ? value : report(reported);
-  };
-
+  const invocation = startInvocation(call, listener, true);
   let result: Output;
   try {
-    result = invocation.run(call.run);
+    // the tool as a function only for a listener that runs it (runInContext)
+    result = listener.runInContext === undefined ? call.run() : invocation.run(runOf(call));
   } catch (error) {
-    return failed(error) as Observed<Output, Reported>;
+    return call.report(invocation.fail(error)) as Observed<Output, Reported>;
   }
+  return observeResult(call, invocation, result);
+}
+
+// Closures are made in functions of their own (here and below): V8 allocates a function's closure
+// context on entry, so a closure in a branch would cost every call, the ones that skip it too.
+
+/** `call.run` as a function, for `runInContext`. */
+function runOf<Output>(call: ObservedCall<Output, unknown>): () => Output {
+  return () => call.run();
+}
+
+/** The invocation of one call: the name and call info the listener gets, and `beforeCall`'s context. */
+function startInvocation<Output, Reported, Context>(
+  call: ObservedCall<Output, Reported>,
+  listener: ToolCallListener<Context>,
+  withBeforeCall: boolean,
+): CallInvocation<Output, Reported, Context> {
+  const { definition } = call;
+  const toolName = toolNameOf(definition);
+  const info = callInfo(definition, call.metadata, call.toolContext);
+  const context = (withBeforeCall ? listener.beforeCall?.(toolName, call.input, info) : undefined) as Context;
+  return new Invocation(listener, context, toolName, info, call);
+}
+
+/** What the tool returned, observed in its own shape: a Promise, an async generator, or a value. */
+function observeResult<Output, Reported, Context>(
+  call: ObservedCall<Output, Reported>,
+  invocation: CallInvocation<Output, Reported, Context>,
+  result: Output,
+): Observed<Output, Reported> {
   if (isPromiseLike(result)) {
-    return observePromise(result as PromiseLike<Awaited<Output>>, settled, failed) as Observed<Output, Reported>;
+    return observeSettlement(invocation, result as PromiseLike<Awaited<Output>>) as Observed<Output, Reported>;
   }
   // only async generators are streams: any other result, async iterable or not, is returned as is
   if (isAsyncGenerator(result)) {
-    return observeStream(result, invocation, report) as Observed<Output, Reported>;
+    return observeStream(result, invocation, (text) => call.report(text)) as Observed<Output, Reported>;
   }
-  return settled(result as Awaited<Output>) as Observed<Output, Reported>;
+  return settled(call, invocation, result as Awaited<Output>) as Observed<Output, Reported>;
+}
+
+/**
+ * The two reactions are bound functions of the invocation, not closures: a call in flight keeps
+ * them alive, and two bound functions weigh about half what two closures and their context do.
+ */
+function observeSettlement<Output, Reported, Context>(
+  invocation: CallInvocation<Output, Reported, Context>,
+  result: PromiseLike<Awaited<Output>>,
+): Promise<Awaited<Output> | Reported> {
+  const bound = invocation as AnyCallInvocation;
+  return observePromise(result, settledWith.bind(bound), failedWith.bind(bound)) as Promise<Awaited<Output> | Reported>;
+}
+
+type AnyCallInvocation = CallInvocation<unknown, unknown, unknown>;
+
+function settledWith(this: AnyCallInvocation, value: unknown): unknown {
+  return settled(this.call, this, value);
+}
+
+function failedWith(this: AnyCallInvocation, error: unknown): unknown {
+  return this.call.report(this.fail(error));
+}
+
+/**
+ * A call for which only the listener's `onError` matters (idle-listener.ts): no `beforeCall`, and
+ * a success is the tool's own value, untouched (for a Promise, the one reaction is on rejection).
+ * A failure goes through the same `Invocation` rules as any other, with the context `beforeCall`
+ * would have returned (`undefined`). A stream, a thenable that is not a Promise, or a framework's
+ * failure in the result (`failureOf`) takes the general path's steps.
+ */
+function observeFailures<Output, Reported, Context>(
+  call: ObservedCall<Output, Reported>,
+  listener: ToolCallListener<Context>,
+): Observed<Output, Reported> {
+  let result: Output;
+  try {
+    result = call.run();
+  } catch (error) {
+    return failedIdle(call, listener, error) as Observed<Output, Reported>;
+  }
+  if (call.failureOf === undefined) {
+    if (isPromise(result)) return observeIdleRejection(call, listener, result) as Observed<Output, Reported>;
+    if (!isPromiseLike(result) && !isAsyncGenerator(result)) return result as Observed<Output, Reported>;
+  }
+  return observeResult(call, startInvocation(call, listener, false), result);
+}
+
+function observeIdleRejection<Output, Reported, Context>(
+  call: ObservedCall<Output, Reported>,
+  listener: ToolCallListener<Context>,
+  result: Promise<unknown>,
+): Promise<unknown> {
+  return observeRejection(result, (error) => failedIdle(call, listener, error));
+}
+
+function failedIdle<Output, Reported, Context>(
+  call: ObservedCall<Output, Reported>,
+  listener: ToolCallListener<Context>,
+  error: unknown,
+): Reported {
+  return call.report(startInvocation(call, listener, false).fail(error));
+}
+
+/** A value the tool gave: a success, or a failure in the result (`failureOf`); what the caller gets. */
+function settled<Output, Reported, Context>(
+  call: ObservedCall<Output, Reported>,
+  invocation: Invocation<Context>,
+  value: Awaited<Output>,
+): Awaited<Output> | Reported {
+  const failure = call.failureOf?.(value);
+  if (failure !== undefined) {
+    try {
+      return call.report(invocation.fail(failure));
+    } catch (thrown) {
+      // rethrown: the framework's own failed value, as without instrumentation
+      if (thrown === failure) return value;
+      throw thrown;
+    }
+  }
+  const reported = invocation.succeed(value);
+  return reported === undefined ? value : call.report(reported);
 }

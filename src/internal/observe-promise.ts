@@ -18,18 +18,34 @@ const ignore = () => {};
  */
 export function observePromise<Value, Result>(
   result: PromiseLike<Value>,
-  onValue: (value: Value) => Result,
+  onValue: ((value: Value) => Result) | undefined,
   onError: (error: unknown) => Result,
-): Promise<Result> {
+): Promise<Result | Value> {
   if (isPromise(result)) {
     try {
-      return promiseThen.call(result, onValue as (value: unknown) => Result, onError) as Promise<Result>;
+      return promiseThen.call(result, onValue as ((value: unknown) => Result) | undefined, onError) as Promise<Result>;
     } catch {
       // a subclass whose species constructor throws: no reaction was registered, adopt it instead
       return Promise.resolve(result as PromiseLike<Value>).then(onValue, onError);
     }
   }
-  return observeThenable(result, onValue, onError);
+  return observeThenable<Value, Result | Value>(result, onValue ?? keep, onError);
+}
+
+/** No `onValue`: the value is what the caller gets (for a Promise, `then` does that natively). */
+const keep = <Value>(value: Value): Value => value;
+
+/** A Promise (isPromise) of which only a rejection is observed: a fulfillment passes natively. */
+export function observeRejection<Value, Result>(
+  result: Promise<Value>,
+  onError: (error: unknown) => Result,
+): Promise<Value | Result> {
+  try {
+    return promiseThen.call(result, undefined, onError) as Promise<Value | Result>;
+  } catch {
+    // a subclass whose species constructor throws: adopt it instead
+    return Promise.resolve(result).then(undefined, onError);
+  }
 }
 
 /**

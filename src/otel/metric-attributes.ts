@@ -22,12 +22,20 @@ export class MetricAttributes {
   // lookup builds nothing (a key made by concatenation would be a new string to hash every call)
   private readonly kept: Level = new Map();
   private size = 0;
+  /** The last successful call's set: most calls are of the tool before them, and succeed. */
+  private lastSuccess: Attributes | undefined;
 
   constructor(private readonly agentName: string | undefined) {}
 
   /** `gen_ai.tool.name`, `gen_ai.tool.type`, `gen_ai.agent.name` (when set), `error.type` (failures). */
   duration(toolName: string, toolType: string, errorType: string | undefined): Attributes {
-    return this.get(toolName, toolType, errorType, undefined);
+    if (errorType !== undefined) return this.get(toolName, toolType, errorType, undefined);
+    const last = this.lastSuccess;
+    if (last !== undefined && last[ATTR_GEN_AI_TOOL_NAME] === toolName && last[ATTR_GEN_AI_TOOL_TYPE] === toolType) {
+      return last;
+    }
+    this.lastSuccess = this.get(toolName, toolType, undefined, undefined);
+    return this.lastSuccess;
   }
 
   /** The histogram's attributes plus `tool_call.error.outcome`. */

@@ -5,6 +5,7 @@ import {
   context,
   createNoopMeter,
   type Histogram,
+  type HrTime,
   INVALID_SPAN_CONTEXT,
   INVALID_SPANID,
   INVALID_TRACEID,
@@ -12,12 +13,14 @@ import {
   metrics,
   ProxyTracerProvider,
   type Span,
+  SpanKind,
   SpanStatusCode,
   type Tracer,
   trace,
 } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import { failureOutcomeOf } from '../internal/call-outcome.js';
+import { IDLE_CALL } from '../internal/idle-listener.js';
 import { logger } from '../internal/logger.js';
 import type { ToolCallInfo, ToolCallListener } from '../tool-call-listener.js';
 import { VERSION } from '../version.js';
@@ -27,7 +30,6 @@ import { decideErrorPolicy } from './error-policy.js';
 import { isErrorLike } from './error-type.js';
 import { MetricAttributes } from './metric-attributes.js';
 import {
-  type CallIdentity,
   closeToolCall,
   type OpenToolCall,
   type OuterToolCall,
@@ -55,6 +57,7 @@ import {
   TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN,
 } from './semconv.js';
 import { failureAttributes, failureShape, spanShape } from './span-shape.js';
+import { addMillis, wallClockNow } from './span-time.js';
 import { handleStrayPromise } from './stray-promise.js';
 import type { OpenTelemetryToolCallListenerOptions, ToolCallSpanHook } from './types.js';
 
@@ -63,22 +66,31 @@ const SCOPE_NAME = 'otel-tool-calls';
 const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
 /** What every meter provider of the API gives while no SDK is registered. */
 const NOOP_METER = createNoopMeter();
+/** A call's span until it has one. */
+const NO_SPAN = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 // read once: on Node 20, `performance` is a lazy getter of the global object, dear on a hot path
 const clock = globalThis.performance;
+/**
+ * Where every copy of `@opentelemetry/api` 1.x keeps what is registered (providers, context manager,
+ * propagator, diag logger): absent until something registers. A test checks it against the API.
+ */
+const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
 
 /** The listener's per-call state (its correlation context): the span, and what the metrics need at the end. */
 interface ToolCallSpanState extends OpenToolCall {
   /** The call's own span, or the `execute_tool` span it joined. */
-  readonly span: Span;
+  span: Span;
   /** The parent context with the span set, where the tool body runs; none when that is the caller's own. */
-  readonly spanContext: Context | undefined;
+  spanContext: Context | undefined;
   /** `performance.now()` at the start; the span gets the same start and end as the histogram. */
   readonly startTime: number;
+  /** The span's start (span-time.ts): its end is this plus the histogram's duration. */
+  readonly spanStartTime: HrTime;
   result?: unknown;
   /** The span of an outer call that already stands for this one: no span of its own (outer-tool-call.ts). */
-  readonly joined?: OuterToolCall;
+  joined: OuterToolCall | undefined;
   /** A remote call's span attributes at its start: the protocol's duration metric picks from them. */
-  readonly remoteAttributes: Attributes | undefined;
+  remoteAttributes: Attributes | undefined;
   /** What a failure added beside `error.type` (the peer's status code). */
   failureAttributes?: Attributes;
 }
@@ -107,6 +119,8 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
   private readonly globalTracerProvider: ProxyTracerProvider | undefined;
   /** No SDK, no hook: a call has nothing to record, and only the error policy applies. */
   private readonly mayRecordNothing: boolean;
+  /** This class's own beforeCall, afterCall, afterCompletion and runInContext: not a subclass's overrides. */
+  private readonly ownCallSteps: boolean;
 
   constructor(options?: OpenTelemetryToolCallListenerOptions) {
     this.options = resolveOptions(options);
@@ -121,6 +135,12 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       meterProvider === undefined &&
       onSpanStart === undefined &&
       onSpanEnd === undefined;
+    const own = OpenTelemetryToolCallListener.prototype;
+    this.ownCallSteps =
+      this.beforeCall === own.beforeCall &&
+      this.afterCall === own.afterCall &&
+      this.afterCompletion === own.afterCompletion &&
+      this.runInContext === own.runInContext;
   }
 
   /**
@@ -128,12 +148,22 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
    * no attributes. Asked at each call, so that an SDK registered later is picked up at once.
    */
   private recordsNothing(): boolean {
+    if (!this.mayRecordNothing) return false;
+    // nothing registered at all: one property read (the API's getters also check its version)
+    if ((globalThis as Record<symbol, unknown>)[API_GLOBAL] === undefined) return true;
     return (
-      this.mayRecordNothing &&
       this.instruments === undefined &&
       this.globalTracerProvider?.getDelegate() === NOOP_TRACER_PROVIDER &&
       metrics.getMeterProvider().getMeter(SCOPE_NAME, VERSION) === NOOP_METER
     );
+  }
+
+  /**
+   * Asked by the decorator before a call (idle-listener.ts): with nothing to record, `beforeCall`
+   * would return no state, and without state every step but `onError` does nothing.
+   */
+  [IDLE_CALL](): boolean {
+    return this.ownCallSteps && this.recordsNothing();
   }
 
   beforeCall(toolName: string, toolInput: unknown, call: ToolCallInfo): ToolCallSpanState | undefined {
@@ -141,44 +171,24 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     const name = nameOf(toolName);
     try {
       const { options } = this;
-      const toolType = boundedAttribute(
-        attributeText(call.attributes?.[ATTR_GEN_AI_TOOL_TYPE]) ?? GEN_AI_TOOL_TYPE_VALUE_FUNCTION,
-      );
+      const explicitType = attributeText(call.attributes?.[ATTR_GEN_AI_TOOL_TYPE]);
+      const toolType = explicitType === undefined ? GEN_AI_TOOL_TYPE_VALUE_FUNCTION : boundedAttribute(explicitType);
       const startTime = clock.now();
       const parent = context.active();
-      const identity: CallIdentity = {
-        toolName: name,
-        toolCallId: call.toolCallId,
-        framework: call.framework,
-        toolInput,
-        side: remoteSide(call),
-      };
-      const outer = options.keepNestedSpans ? undefined : outerToolCall(parent, identity);
-      if (outer !== undefined) return this.join(outer, identity, call, toolType, startTime);
-      const attributes = this.spanAttributes(name, call, toolType);
-      // execute_tool {tool} (INTERNAL), or what a remote call's protocol asks (span-shape.ts)
-      const shape = spanShape(name, call);
-      Object.assign(attributes, shape.attributes);
-      let span: Span;
-      try {
-        span = this.tracer.startSpan(
-          shape.name,
-          { kind: shape.kind, attributes, startTime, links: shape.links },
-          parent,
-        );
-        this.captureArguments(span, name, toolInput);
-      } catch (error) {
-        // metrics must not depend on tracing (a span processor whose onStart throws): the call is
-        // still measured and counted, on a span that records nothing
-        logger.error(`could not start the span of '${name}'`, error);
-        span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
-      }
+      // the state is the call's identity too (what tells it from a call it is nested in)
+      const state = callState(name, call, toolInput, toolType, startTime, wallClockNow());
+      const outer = options.keepNestedSpans ? undefined : outerToolCall(parent, state);
+      if (outer !== undefined) return this.join(outer, state, call, explicitType !== undefined);
+      const { span, attributes } = this.startSpan(name, call, toolType, state.spanStartTime, parent);
+      state.span = span;
+      this.captureArguments(span, name, toolInput);
       // no SDK (or no valid parent): the span has an invalid context, and the caller's context is as good
-      const spanContext = hasValidContext(span) ? trace.setSpan(parent, span) : undefined;
-      const remoteAttributes = call.remote === undefined ? undefined : attributes;
-      const state = callState(identity, span, spanContext, startTime, toolType, undefined, remoteAttributes);
-      // a call nested in this one (the same tool observed twice) joins this span while it is open
-      if (spanContext !== undefined) openToolCall(span, state);
+      if (hasValidContext(span)) {
+        state.spanContext = trace.setSpan(parent, span);
+        // a call nested in this one (the same tool observed twice) joins this span while it is open
+        openToolCall(span, state);
+      }
+      if (call.remote !== undefined) state.remoteAttributes = attributes;
       // the event object only for a hook that is set
       if (options.onSpanStart !== undefined) {
         this.runHook('onSpanStart', options.onSpanStart, span, { toolName: name, toolInput, call });
@@ -190,12 +200,53 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     }
   }
 
+  /**
+   * The call's span: `execute_tool {tool}` (INTERNAL) with the GenAI attributes, or what a remote
+   * call's protocol asks (span-shape.ts). A tracer that throws (a span processor whose onStart
+   * throws) gives a span that records nothing: metrics must not depend on tracing.
+   */
+  private startSpan(
+    name: string,
+    call: ToolCallInfo,
+    toolType: string,
+    startTime: HrTime,
+    parent: Context,
+  ): { span: Span; attributes: Attributes } {
+    const attributes = this.spanAttributes(name, call, toolType);
+    try {
+      if (call.remote === undefined) {
+        const spanName = `${GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL} ${name}`;
+        return {
+          span: this.tracer.startSpan(spanName, { kind: SpanKind.INTERNAL, attributes, startTime }, parent),
+          attributes,
+        };
+      }
+      const shape = spanShape(name, call);
+      Object.assign(attributes, shape.attributes);
+      const options = { kind: shape.kind, attributes, startTime, links: shape.links };
+      return { span: this.tracer.startSpan(shape.name, options, parent), attributes };
+    } catch (error) {
+      logger.error(`could not start the span of '${name}'`, error);
+      return { span: trace.wrapSpanContext(INVALID_SPAN_CONTEXT), attributes };
+    }
+  }
+
   /** The attributes of the call's span at its start (GenAI semantic conventions, `execute_tool`). */
   private spanAttributes(name: string, call: ToolCallInfo, toolType: string): Attributes {
-    const attributes: Attributes = { ...call.attributes };
-    attributes[ATTR_GEN_AI_OPERATION_NAME] = GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL;
-    attributes[ATTR_GEN_AI_TOOL_NAME] = name;
-    attributes[ATTR_GEN_AI_TOOL_TYPE] = toolType;
+    // one literal for the usual call (no adapter attributes): its properties in one shape
+    const attributes: Attributes =
+      call.attributes === undefined
+        ? {
+            [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
+            [ATTR_GEN_AI_TOOL_NAME]: name,
+            [ATTR_GEN_AI_TOOL_TYPE]: toolType,
+          }
+        : {
+            ...call.attributes,
+            [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
+            [ATTR_GEN_AI_TOOL_NAME]: name,
+            [ATTR_GEN_AI_TOOL_TYPE]: toolType,
+          };
     if (call.toolCallId !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ID] = call.toolCallId;
     const description = attributeText(call.toolDefinition?.description);
     if (description !== undefined) attributes[ATTR_GEN_AI_TOOL_DESCRIPTION] = description;
@@ -211,19 +262,18 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
    */
   private join(
     outer: OuterToolCall,
-    identity: CallIdentity,
+    state: ToolCallSpanState,
     call: ToolCallInfo,
-    toolType: string,
-    startTime: number,
+    explicitType: boolean,
   ): ToolCallSpanState {
     const { span } = outer;
-    const name = identity.toolName;
-    const explicitType = attributeText(call.attributes?.[ATTR_GEN_AI_TOOL_TYPE]) !== undefined;
+    const { toolName: name, toolType } = state;
     if (outer.owner === 'this-package' && explicitType) outer.call.toolType = toolType;
     // a remote call's (an MCP client's) attributes on the span, and for its protocol's duration metric
     const shapeAttributes = call.remote === undefined ? undefined : spanShape(name, call).attributes;
-    const remoteAttributes =
-      shapeAttributes === undefined ? undefined : { ...this.spanAttributes(name, call, toolType), ...shapeAttributes };
+    if (shapeAttributes !== undefined) {
+      state.remoteAttributes = { ...this.spanAttributes(name, call, toolType), ...shapeAttributes };
+    }
     if (span.isRecording()) {
       try {
         if (call.attributes !== undefined) span.setAttributes(call.attributes);
@@ -231,9 +281,11 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       } catch (error) {
         logger.error(`could not add the attributes of '${name}' to the span it joined`, error);
       }
-      this.captureArguments(span, name, identity.toolInput);
+      this.captureArguments(span, name, state.toolInput);
     }
-    return callState(identity, span, undefined, startTime, toolType, outer, remoteAttributes);
+    state.span = span;
+    state.joined = outer;
+    return state;
   }
 
   // only for a recording span: no serialization when nothing is exported
@@ -290,10 +342,10 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     return decision === 'report' ? this.reportText(givenName, name, error, call) : null;
   }
 
-  afterCompletion(state: ToolCallSpanState | undefined, toolName: string, toolInput: unknown, call: ToolCallInfo) {
+  afterCompletion(state: ToolCallSpanState | undefined, _toolName: string, toolInput: unknown, call: ToolCallInfo) {
     if (!state) return;
-    const name = nameOf(toolName);
-    const { span, startTime, toolType, errorType, joined } = state;
+    // the name as bounded at the start (nameOf(toolName)): the span's and the metrics' own
+    const { toolName: name, span, startTime, toolType, errorType, joined } = state;
     const outcome = this.finalOutcome(state, call);
     const endTime = clock.now();
     if (joined?.owner === 'this-package' && !joined.call.completed) {
@@ -321,7 +373,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       closeToolCall(span);
       // each in its own guard: a span processor whose onEnd throws must not cost the metrics
       try {
-        span.end(endTime);
+        span.end(addMillis(state.spanStartTime, endTime - startTime));
       } catch (error) {
         logger.error(`could not end the span of '${name}'`, error);
       }
@@ -331,9 +383,13 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       const instruments = this.getInstruments();
       if (instruments === undefined) return;
       const { metricAttributes } = this;
-      instruments.duration.record((endTime - startTime) / 1000, metricAttributes.duration(name, toolType, errorType));
+      // measured in the call's own context (an exemplar points at its span); given, the SDK does not
+      // look up the active one
+      const measured = state.spanContext ?? context.active();
+      const duration = (endTime - startTime) / 1000;
+      instruments.duration.record(duration, metricAttributes.duration(name, toolType, errorType), measured);
       if (errorType !== undefined) {
-        instruments.errors.add(1, metricAttributes.errors(name, toolType, errorType, outcome as string));
+        instruments.errors.add(1, metricAttributes.errors(name, toolType, errorType, outcome as string), measured);
       }
     } catch (error) {
       // the wording the first battery checks for: the end of the call's telemetry failed
@@ -465,34 +521,35 @@ function nameOf(toolName: unknown): string {
 
 /**
  * Every field set at once, in one order: the state objects of all calls share one shape, which
- * keeps the listener's property reads fast (a spread, then fields added later, did not).
+ * keeps the listener's property reads fast (a spread, then fields added later, did not). The span
+ * is set once it is started (or joined).
  */
 function callState(
-  identity: CallIdentity,
-  span: Span,
-  spanContext: Context | undefined,
-  startTime: number,
+  toolName: string,
+  call: ToolCallInfo,
+  toolInput: unknown,
   toolType: string,
-  joined: OuterToolCall | undefined,
-  remoteAttributes: Attributes | undefined,
+  startTime: number,
+  spanStartTime: HrTime,
 ): ToolCallSpanState {
   return {
-    toolName: identity.toolName,
-    toolCallId: identity.toolCallId,
-    framework: identity.framework,
-    toolInput: identity.toolInput,
-    side: identity.side,
-    span,
-    spanContext,
+    toolName,
+    toolCallId: call.toolCallId,
+    framework: call.framework,
+    toolInput,
+    side: remoteSide(call),
+    span: NO_SPAN,
+    spanContext: undefined,
     startTime,
+    spanStartTime,
     toolType,
-    joined,
+    joined: undefined,
     result: undefined,
     error: undefined,
     errorType: undefined,
     outcome: undefined,
     completed: false,
-    remoteAttributes,
+    remoteAttributes: undefined,
     failureAttributes: undefined,
   };
 }

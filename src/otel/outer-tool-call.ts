@@ -33,20 +33,37 @@ export type OuterToolCall =
   | { readonly owner: 'this-package'; readonly span: Span; readonly call: OpenToolCall }
   | { readonly owner: 'other'; readonly span: Span };
 
-// One registry per process, found by a global symbol: the package loaded twice (its ESM and its
-// CommonJS build, or two versions) still sees its own spans as its own, and counts a call once.
-const REGISTRY = Symbol.for('otel-tool-calls.open-tool-calls');
-const registry = globalThis as { [REGISTRY]?: WeakMap<Span, OpenToolCall> };
-registry[REGISTRY] ??= new WeakMap();
-const openCalls: WeakMap<Span, OpenToolCall> = registry[REGISTRY];
+// The open call is kept on its span, under a registered symbol: the package loaded twice (its ESM
+// and its CommonJS build, or two versions) still sees its own spans as its own, and counts a call
+// once. A property, not a WeakMap: a WeakMap entry per call is dear to set and to collect (with
+// 10,000 calls in flight, the collector walks every entry).
+const OPEN_CALL = Symbol.for('otel-tool-calls.open-tool-call');
+type SpanWithCall = Span & { [OPEN_CALL]?: OpenToolCall | undefined };
 
 /** Registers the span of a call in flight, so that a call nested in it can join it. */
 export function openToolCall(span: Span, call: OpenToolCall): void {
-  openCalls.set(span, call);
+  try {
+    (span as SpanWithCall)[OPEN_CALL] = call;
+  } catch {
+    // a span that takes no property (frozen, a Proxy): a call nested in it gets its own span
+  }
 }
 
+/** Set to `undefined`, not deleted: a `delete` would turn every span of the SDK's class slow. */
 export function closeToolCall(span: Span): void {
-  openCalls.delete(span);
+  try {
+    if ((span as SpanWithCall)[OPEN_CALL] !== undefined) (span as SpanWithCall)[OPEN_CALL] = undefined;
+  } catch {
+    // nothing was registered on it
+  }
+}
+
+function openCallOf(span: Span): OpenToolCall | undefined {
+  try {
+    return (span as SpanWithCall)[OPEN_CALL];
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -71,7 +88,7 @@ export function outerToolCall(parent: Context, call: CallIdentity): OuterToolCal
   if (call.side === 'server') return undefined;
   const span = trace.getSpan(parent);
   if (span === undefined) return undefined;
-  const own = openCalls.get(span);
+  const own = openCallOf(span);
   if (own !== undefined) return sameCall(own, call) ? { owner: 'this-package', span, call: own } : undefined;
   return foreignToolSpan(span, call) ? { owner: 'other', span } : undefined;
 }

@@ -50,6 +50,19 @@ describe('gen_ai.execute_tool.duration', () => {
     expect(byTool('slow')?.value.sum).toBeGreaterThanOrEqual(0.014);
   });
 
+  it('shares its two clock readings with the span, which starts at the wall clock', async () => {
+    const before = Date.now();
+    await ToolCallListeners.wrap(slow, listener()).call(3);
+    const after = Date.now();
+    const span = telemetry.span('execute_tool slow');
+    const startMs = span.startTime[0] * 1000 + span.startTime[1] / 1e6;
+    expect(startMs).toBeGreaterThanOrEqual(before);
+    expect(startMs).toBeLessThanOrEqual(after);
+    const [point] = await telemetry.histogramPoints(METRIC_GEN_AI_EXECUTE_TOOL_DURATION);
+    // the SDK keeps whole nanoseconds: the same readings agree within a rounding
+    expect(Math.abs((point?.value.sum ?? 0) * 1e9 - (span.duration[0] * 1e9 + span.duration[1]))).toBeLessThan(2);
+  });
+
   it('carries only the allow-listed, low-cardinality attributes', async () => {
     const observed = listener({ agentName: 'planner' });
     await ToolCallListeners.wrap(slow, observed).call(0, { toolCallId: 'call_1', attributes: { 'app.user': 'u1' } });

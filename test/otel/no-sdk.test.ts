@@ -1,10 +1,24 @@
-import { metrics, trace } from '@opentelemetry/api';
+import { context, diag, metrics, propagation, trace } from '@opentelemetry/api';
 import { functionToolCallback, OpenTelemetryToolCallListener, ToolCallListeners } from 'otel-tool-calls';
 import { METRIC_GEN_AI_EXECUTE_TOOL_DURATION } from 'otel-tool-calls/semconv';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestTelemetry } from '../helpers/otel-sdk.js';
 
+/** Where @opentelemetry/api 1.x keeps what is registered: the listener's "nothing registered" check. */
+const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
+
+// each test starts as a process in which nothing ever registered
+beforeEach(() => {
+  trace.disable();
+  metrics.disable();
+  context.disable();
+  propagation.disable();
+  diag.disable();
+  delete (globalThis as Record<symbol, unknown>)[API_GLOBAL];
+});
+
 afterEach(() => {
+  vi.restoreAllMocks();
   trace.disable();
   metrics.disable();
 });
@@ -40,5 +54,67 @@ describe('with no SDK registered (a library whose host has no OpenTelemetry)', (
     } finally {
       await telemetry.shutdown();
     }
+  });
+
+  it('skips beforeCall while nothing is registered (a failure still meets onError), and runs every step once an SDK is', async () => {
+    const beforeCall = vi.spyOn(OpenTelemetryToolCallListener.prototype, 'beforeCall');
+    const afterCompletion = vi.spyOn(OpenTelemetryToolCallListener.prototype, 'afterCompletion');
+    const listener = new OpenTelemetryToolCallListener({ errorPolicy: 'report' });
+    class TrackedPromise<T> extends Promise<T> {}
+    const found = ToolCallListeners.wrap(
+      functionToolCallback({ name: 'lookup' }, () => TrackedPromise.resolve('found')),
+      listener,
+    );
+    const result = found.call(undefined);
+    expect(result).toBeInstanceOf(TrackedPromise);
+    await expect(result).resolves.toBe('found');
+    const failed = ToolCallListeners.wrap(
+      functionToolCallback({ name: 'lookup' }, async () => {
+        throw new Error('not found');
+      }),
+      listener,
+    );
+    await expect(failed.call(undefined)).resolves.toBe("Tool 'lookup' failed: not found");
+    expect(beforeCall).not.toHaveBeenCalled();
+    // the failure goes through the decorator's usual rules, with the state beforeCall would have given
+    expect(afterCompletion.mock.calls.map(([state]) => state)).toEqual([undefined]);
+
+    const telemetry = createTestTelemetry();
+    trace.setGlobalTracerProvider(telemetry.tracerProvider);
+    metrics.setGlobalMeterProvider(telemetry.meterProvider);
+    try {
+      await expect(found.call(undefined)).resolves.toBe('found');
+      await expect(failed.call(undefined)).resolves.toBe("Tool 'lookup' failed: not found");
+      expect(beforeCall).toHaveBeenCalledTimes(2);
+      expect(afterCompletion).toHaveBeenCalledTimes(3);
+      expect(telemetry.spans().map((span) => span.status.code)).toEqual([0, 2]);
+    } finally {
+      await telemetry.shutdown();
+    }
+  });
+
+  it('gives every step to a subclass that overrides one, with nothing registered too', () => {
+    const results: unknown[] = [];
+    class AuditingListener extends OpenTelemetryToolCallListener {
+      override afterCall(state: never, toolName: string, toolInput: unknown, result: unknown) {
+        results.push(result);
+        super.afterCall(state, toolName, toolInput, result);
+      }
+    }
+    const tool = ToolCallListeners.wrap(
+      functionToolCallback({ name: 'lookup' }, () => 'found'),
+      new AuditingListener(),
+    );
+    expect(tool.call(undefined)).toBe('found');
+    expect(results).toEqual(['found']);
+  });
+
+  it('knows where @opentelemetry/api keeps what is registered', () => {
+    expect((globalThis as Record<symbol, unknown>)[API_GLOBAL]).toBeUndefined();
+    const telemetry = createTestTelemetry();
+    trace.setGlobalTracerProvider(telemetry.tracerProvider);
+    const registered = (globalThis as Record<symbol, { version?: string; trace?: unknown }>)[API_GLOBAL];
+    expect(registered?.version).toMatch(/^1\./);
+    expect(registered?.trace).toBeDefined();
   });
 });
