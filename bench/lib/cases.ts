@@ -50,7 +50,26 @@ export function overheadAndScalingCases(world: World): BenchCase[] {
   return [
     ...wrappedCases(world, 'sync', 1, withFloor),
     ...IN_FLIGHT_LEVELS.flatMap((inFlight) => wrappedCases(world, 'async', inFlight, withFloor)),
+    ...(world === 'no-sdk' ? reportingNoSdkCases() : []),
   ];
+}
+
+/**
+ * The default policy rethrows, so with nothing registered a call is the tool's own; a listener that
+ * may report observes failures, with one Promise reaction per async call: its rows beside the default's.
+ */
+function reportingNoSdkCases(): BenchCase[] {
+  return (['sync', 'async'] as const).map((tool) => {
+    const [, , listened] = wrappedCases('no-sdk', tool, 1, false) as [BenchCase, BenchCase, BenchCase];
+    const make: ToolCallback<WeatherInput, unknown> = tool === 'async' ? asyncWeatherTool() : syncWeatherTool();
+    return {
+      ...listened,
+      id: `no-sdk/${tool}/otel-no-sdk-report/x1`,
+      kind: 'otel-no-sdk-report',
+      label: "OpenTelemetry listener, no SDK, errorPolicy 'report'",
+      callable: ToolCallListeners.wrap(make, new OpenTelemetryToolCallListener({ errorPolicy: 'report' })),
+    };
+  });
 }
 
 const KB = 1024;

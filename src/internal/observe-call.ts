@@ -1,7 +1,7 @@
 import type { ToolCallListener } from '../tool-call-listener.js';
 import type { ToolContext, ToolDefinition, ToolMetadata } from '../tool-callback.js';
 import { callInfo } from './call-info.js';
-import { isIdleCall } from './idle-listener.js';
+import { idleCall } from './idle-listener.js';
 import { Invocation } from './invocation.js';
 
 /** The invocation of an observed call (the call kept on it). */
@@ -53,7 +53,9 @@ export function observeCall<Output, Reported, Context>(
   call: ObservedCall<Output, Reported>,
   listener: ToolCallListener<Context>,
 ): Observed<Output, Reported> {
-  if (isIdleCall(listener)) return observeFailures(call, listener);
+  const idle = idleCall(listener);
+  if (idle === 'nothing') return call.run() as Observed<Output, Reported>;
+  if (idle === 'only-errors') return observeFailures(call, listener);
   // Outside the guarded block, as the reference: a throwing beforeCall keeps the tool from running.
   const invocation = startInvocation(call, listener, true);
   let result: Output;

@@ -20,7 +20,7 @@ import {
 } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import { failureOutcomeOf } from '../internal/call-outcome.js';
-import { IDLE_CALL } from '../internal/idle-listener.js';
+import { IDLE_CALL, type IdleCall } from '../internal/idle-listener.js';
 import { logger } from '../internal/logger.js';
 import type { ToolCallInfo, ToolCallListener } from '../tool-call-listener.js';
 import { VERSION } from '../version.js';
@@ -121,6 +121,8 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
   private readonly mayRecordNothing: boolean;
   /** This class's own beforeCall, afterCall, afterCompletion and runInContext: not a subclass's overrides. */
   private readonly ownCallSteps: boolean;
+  /** Every failure rethrown as it is (the default policy, this class's own onError): with no state, nothing to do. */
+  private readonly rethrowsEveryFailure: boolean;
 
   constructor(options?: OpenTelemetryToolCallListenerOptions) {
     this.options = resolveOptions(options);
@@ -141,6 +143,11 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       this.afterCall === own.afterCall &&
       this.afterCompletion === own.afterCompletion &&
       this.runInContext === own.runInContext;
+    const { errorPolicy, toolErrorPolicies } = this.options;
+    this.rethrowsEveryFailure =
+      this.onError === own.onError &&
+      errorPolicy === 'rethrow' &&
+      Object.values(toolErrorPolicies).every((policy) => policy === 'rethrow');
   }
 
   /**
@@ -160,10 +167,12 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
 
   /**
    * Asked by the decorator before a call (idle-listener.ts): with nothing to record, `beforeCall`
-   * would return no state, and without state every step but `onError` does nothing.
+   * would return no state, and without state every step but `onError` does nothing; with a policy
+   * that rethrows every failure, `onError` does nothing either.
    */
-  [IDLE_CALL](): boolean {
-    return this.ownCallSteps && this.recordsNothing();
+  [IDLE_CALL](): IdleCall | undefined {
+    if (!this.ownCallSteps || !this.recordsNothing()) return undefined;
+    return this.rethrowsEveryFailure ? 'nothing' : 'only-errors';
   }
 
   beforeCall(toolName: string, toolInput: unknown, call: ToolCallInfo): ToolCallSpanState | undefined {
@@ -179,7 +188,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       const state = callState(name, call, toolInput, toolType, startTime, wallClockNow());
       const outer = options.keepNestedSpans ? undefined : outerToolCall(parent, state);
       if (outer !== undefined) return this.join(outer, state, call, explicitType !== undefined);
-      const { span, attributes } = this.startSpan(name, call, toolType, state.spanStartTime, parent);
+      const span = this.startSpan(state, call, parent);
       state.span = span;
       this.captureArguments(span, name, toolInput);
       // no SDK (or no valid parent): the span has an invalid context, and the caller's context is as good
@@ -188,7 +197,6 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
         // a call nested in this one (the same tool observed twice) joins this span while it is open
         openToolCall(span, state);
       }
-      if (call.remote !== undefined) state.remoteAttributes = attributes;
       // the event object only for a hook that is set
       if (options.onSpanStart !== undefined) {
         this.runHook('onSpanStart', options.onSpanStart, span, { toolName: name, toolInput, call });
@@ -205,29 +213,22 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
    * call's protocol asks (span-shape.ts). A tracer that throws (a span processor whose onStart
    * throws) gives a span that records nothing: metrics must not depend on tracing.
    */
-  private startSpan(
-    name: string,
-    call: ToolCallInfo,
-    toolType: string,
-    startTime: HrTime,
-    parent: Context,
-  ): { span: Span; attributes: Attributes } {
-    const attributes = this.spanAttributes(name, call, toolType);
+  private startSpan(state: ToolCallSpanState, call: ToolCallInfo, parent: Context): Span {
+    const { toolName: name, spanStartTime: startTime } = state;
+    const attributes = this.spanAttributes(name, call, state.toolType);
     try {
       if (call.remote === undefined) {
         const spanName = `${GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL} ${name}`;
-        return {
-          span: this.tracer.startSpan(spanName, { kind: SpanKind.INTERNAL, attributes, startTime }, parent),
-          attributes,
-        };
+        return this.tracer.startSpan(spanName, { kind: SpanKind.INTERNAL, attributes, startTime }, parent);
       }
       const shape = spanShape(name, call);
       Object.assign(attributes, shape.attributes);
-      const options = { kind: shape.kind, attributes, startTime, links: shape.links };
-      return { span: this.tracer.startSpan(shape.name, options, parent), attributes };
+      // the protocol's duration metric picks from the span's start attributes
+      state.remoteAttributes = attributes;
+      return this.tracer.startSpan(shape.name, { kind: shape.kind, attributes, startTime, links: shape.links }, parent);
     } catch (error) {
       logger.error(`could not start the span of '${name}'`, error);
-      return { span: trace.wrapSpanContext(INVALID_SPAN_CONTEXT), attributes };
+      return trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
     }
   }
 

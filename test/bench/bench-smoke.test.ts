@@ -51,6 +51,7 @@ function expectedRowIds(peersMeasured: boolean): string[] {
       for (const inFlight of [1, 100, 10_000]) ids.push(`${world}/async/${kind}/x${inFlight}`);
     }
   }
+  ids.push('no-sdk/sync/otel-no-sdk-report/x1', 'no-sdk/async/otel-no-sdk-report/x1');
   for (const kind of ['bare', 'otel-sdk', 'capture-1kb', 'capture-10mb-string', 'capture-10mb-records']) {
     ids.push(`capture/async/${kind}/x1`);
   }
@@ -180,7 +181,7 @@ describe('npm run bench -- --quick', () => {
     const report = JSON.parse(readFileSync(jsonFile, 'utf8'));
     const allocations = report.allocations as { id: string; bytesPerCall: number; windows: number[] }[];
     const expected = [
-      ...['bare', 'empty-listener', 'otel-no-sdk'].flatMap((kind) => [
+      ...['bare', 'empty-listener', 'otel-no-sdk', 'otel-no-sdk-report'].flatMap((kind) => [
         `no-sdk/sync/${kind}/x1`,
         `no-sdk/async/${kind}/x1`,
       ]),

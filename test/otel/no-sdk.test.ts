@@ -56,6 +56,24 @@ describe('with no SDK registered (a library whose host has no OpenTelemetry)', (
     }
   });
 
+  it('with the default policy (rethrow), hands back what the tool returned, untouched', async () => {
+    const pending = Promise.resolve('found');
+    const tool = ToolCallListeners.wrap(
+      functionToolCallback({ name: 'lookup' }, () => pending),
+      new OpenTelemetryToolCallListener(),
+    );
+    expect(tool.call(undefined)).toBe(pending);
+    const rejected = Promise.reject(new Error('not found'));
+    const failing = ToolCallListeners.wrap(
+      functionToolCallback({ name: 'lookup' }, () => rejected),
+      new OpenTelemetryToolCallListener({ toolErrorPolicies: { other: 'report' } }),
+    );
+    // a policy that may report (here for another tool) observes the failure: the caller gets its own Promise
+    const observed = failing.call(undefined);
+    expect(observed).not.toBe(rejected);
+    await expect(observed).rejects.toThrow('not found');
+  });
+
   it('skips beforeCall while nothing is registered (a failure still meets onError), and runs every step once an SDK is', async () => {
     const beforeCall = vi.spyOn(OpenTelemetryToolCallListener.prototype, 'beforeCall');
     const afterCompletion = vi.spyOn(OpenTelemetryToolCallListener.prototype, 'afterCompletion');
