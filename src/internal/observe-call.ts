@@ -3,14 +3,13 @@ import type { ToolContext, ToolDefinition, ToolMetadata } from '../tool-callback
 import { callInfo } from './call-info.js';
 import { idleCall } from './idle-listener.js';
 import { Invocation } from './invocation.js';
-
-/** The invocation of an observed call (the call kept on it). */
-type CallInvocation<Output, Reported, Context> = Invocation<Context, ObservedCall<Output, Reported>>;
-
 import { isAsyncGenerator, isPromise, isPromiseLike } from './is-async-iterable.js';
 import { observePromise, observeRejection } from './observe-promise.js';
 import { observeStream } from './observe-stream.js';
 import { toolNameOf } from './tool-name.js';
+
+/** The invocation of an observed call (the call kept on it). */
+type CallInvocation<Output, Reported, Context> = Invocation<Context, ObservedCall<Output, Reported>>;
 
 /** One call of a tool, as an adapter (or the decorator) knows it. */
 export interface ObservedCall<Output, Reported> {
