@@ -113,18 +113,23 @@ function observeSettlement<Output, Reported, Context>(
   result: PromiseLike<Awaited<Output>>,
 ): Promise<Awaited<Output> | Reported> {
   const bound = invocation as AnyCallInvocation;
-  return observePromise(result, settledWith.bind(bound), failedWith.bind(bound)) as Promise<Awaited<Output> | Reported>;
+  return observePromise(result, reactions.settled.bind(bound), reactions.failed.bind(bound)) as Promise<
+    Awaited<Output> | Reported
+  >;
 }
 
 type AnyCallInvocation = CallInvocation<unknown, unknown, unknown>;
 
-function settledWith(this: AnyCallInvocation, value: unknown): unknown {
-  return settled(this.call, this, value);
-}
-
-function failedWith(this: AnyCallInvocation, error: unknown): unknown {
-  return this.call.report(this.fail(error));
-}
+// Methods, not named functions: tsx (esbuild's keepNames) redefines a named function's `name`, which
+// takes `bind` off its fast path (a µs a call); a method's name is its key, and is left alone.
+const reactions = {
+  settled(this: AnyCallInvocation, value: unknown): unknown {
+    return settled(this.call, this, value);
+  },
+  failed(this: AnyCallInvocation, error: unknown): unknown {
+    return this.call.report(this.fail(error));
+  },
+};
 
 /**
  * A call for which only the listener's `onError` matters (idle-listener.ts): no `beforeCall`, and
