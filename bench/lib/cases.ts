@@ -59,17 +59,20 @@ export function overheadAndScalingCases(world: World): BenchCase[] {
  * may report observes failures, with one Promise reaction per async call: its rows beside the default's.
  */
 function reportingNoSdkCases(): BenchCase[] {
-  return (['sync', 'async'] as const).map((tool) => {
-    const [, , listened] = wrappedCases('no-sdk', tool, 1, false) as [BenchCase, BenchCase, BenchCase];
-    const make: ToolCallback<WeatherInput, unknown> = tool === 'async' ? asyncWeatherTool() : syncWeatherTool();
-    return {
-      ...listened,
-      id: `no-sdk/${tool}/otel-no-sdk-report/x1`,
-      kind: 'otel-no-sdk-report',
-      label: "OpenTelemetry listener, no SDK, errorPolicy 'report'",
-      callable: ToolCallListeners.wrap(make, new OpenTelemetryToolCallListener({ errorPolicy: 'report' })),
-    };
-  });
+  return (['sync', 'async'] as const).map((tool) => ({
+    id: `no-sdk/${tool}/otel-no-sdk-report/x1`,
+    process: 'no-sdk',
+    group: 'overhead',
+    world: 'no-sdk',
+    tool,
+    kind: 'otel-no-sdk-report',
+    label: "OpenTelemetry listener, no SDK, errorPolicy 'report'",
+    inFlight: 1,
+    callable: ToolCallListeners.wrap(
+      (tool === 'async' ? asyncWeatherTool() : syncWeatherTool()) as ToolCallback<WeatherInput, unknown>,
+      new OpenTelemetryToolCallListener({ errorPolicy: 'report' }),
+    ),
+  }));
 }
 
 const KB = 1024;

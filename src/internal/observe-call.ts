@@ -3,8 +3,8 @@ import type { ToolContext, ToolDefinition, ToolMetadata } from '../tool-callback
 import { callInfo } from './call-info.js';
 import { idleCall } from './idle-listener.js';
 import { Invocation } from './invocation.js';
-import { isAsyncGenerator, isPromise, isPromiseLike } from './is-async-iterable.js';
-import { observePromise, observeRejection } from './observe-promise.js';
+import { isAsyncGenerator, isPromiseLike } from './is-async-iterable.js';
+import { observePromise } from './observe-promise.js';
 import { observeStream } from './observe-stream.js';
 import { toolNameOf } from './tool-name.js';
 
@@ -135,8 +135,8 @@ const reactions = {
  * A call for which only the listener's `onError` matters (idle-listener.ts): no `beforeCall`, and
  * a success is the tool's own value, untouched (for a Promise, the one reaction is on rejection).
  * A failure goes through the same `Invocation` rules as any other, with the context `beforeCall`
- * would have returned (`undefined`). A stream, a thenable that is not a Promise, or a framework's
- * failure in the result (`failureOf`) takes the general path's steps.
+ * would have returned (`undefined`). A stream, or a framework's failure in the result
+ * (`failureOf`), takes the general path's steps.
  */
 function observeFailures<Output, Reported, Context>(
   call: ObservedCall<Output, Reported>,
@@ -149,18 +149,19 @@ function observeFailures<Output, Reported, Context>(
     return failedIdle(call, listener, error) as Observed<Output, Reported>;
   }
   if (call.failureOf === undefined) {
-    if (isPromise(result)) return observeIdleRejection(call, listener, result) as Observed<Output, Reported>;
-    if (!isPromiseLike(result) && !isAsyncGenerator(result)) return result as Observed<Output, Reported>;
+    if (isPromiseLike(result)) return observeIdleRejection(call, listener, result) as Observed<Output, Reported>;
+    if (!isAsyncGenerator(result)) return result as Observed<Output, Reported>;
   }
   return observeResult(call, startInvocation(call, listener, false), result);
 }
 
+/** No `onValue`: the value is the caller's as it is; only a rejection reaches the listener. */
 function observeIdleRejection<Output, Reported, Context>(
   call: ObservedCall<Output, Reported>,
   listener: ToolCallListener<Context>,
-  result: Promise<unknown>,
+  result: PromiseLike<unknown>,
 ): Promise<unknown> {
-  return observeRejection(result, (error) => failedIdle(call, listener, error));
+  return observePromise(result, undefined, (error) => failedIdle(call, listener, error));
 }
 
 function failedIdle<Output, Reported, Context>(

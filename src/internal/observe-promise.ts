@@ -32,21 +32,8 @@ export function observePromise<Value, Result>(
   return observeThenable<Value, Result | Value>(result, onValue ?? keep, onError);
 }
 
-/** No `onValue`: the value is what the caller gets (for a Promise, `then` does that natively). */
+/** No `onValue` (only a failure is observed): the value is what the caller gets; a Promise's `then` does that natively. */
 const keep = <Value>(value: Value): Value => value;
-
-/** A Promise (isPromise) of which only a rejection is observed: a fulfillment passes natively. */
-export function observeRejection<Value, Result>(
-  result: Promise<Value>,
-  onError: (error: unknown) => Result,
-): Promise<Value | Result> {
-  try {
-    return promiseThen.call(result, undefined, onError) as Promise<Value | Result>;
-  } catch {
-    // a subclass whose species constructor throws: adopt it instead
-    return Promise.resolve(result).then(undefined, onError);
-  }
-}
 
 /**
  * A thenable that is not a Promise may break the rules a Promise keeps: call both callbacks, one

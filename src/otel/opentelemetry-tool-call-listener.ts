@@ -66,8 +66,9 @@ const SCOPE_NAME = 'otel-tool-calls';
 const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
 /** What every meter provider of the API gives while no SDK is registered. */
 const NOOP_METER = createNoopMeter();
-/** A call's span until it has one. */
+/** A call's span, and its start, until it has one. */
 const NO_SPAN = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+const NO_TIME: HrTime = [0, 0];
 // read once: on Node 20, `performance` is a lazy getter of the global object, dear on a hot path
 const clock = globalThis.performance;
 /**
@@ -85,7 +86,7 @@ interface ToolCallSpanState extends OpenToolCall {
   /** `performance.now()` at the start; the span gets the same start and end as the histogram. */
   readonly startTime: number;
   /** The span's start (span-time.ts): its end is this plus the histogram's duration. */
-  readonly spanStartTime: HrTime;
+  spanStartTime: HrTime;
   result?: unknown;
   /** The span of an outer call that already stands for this one: no span of its own (outer-tool-call.ts). */
   joined: OuterToolCall | undefined;
@@ -185,9 +186,11 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       const startTime = clock.now();
       const parent = context.active();
       // the state is the call's identity too (what tells it from a call it is nested in)
-      const state = callState(name, call, toolInput, toolType, startTime, wallClockNow());
+      const state = callState(name, call, toolInput, toolType, startTime);
       const outer = options.keepNestedSpans ? undefined : outerToolCall(parent, state);
       if (outer !== undefined) return this.join(outer, state, call, explicitType !== undefined);
+      // read only for a span of its own: a call that joins one does not end it
+      state.spanStartTime = wallClockNow();
       const span = this.startSpan(state, call, parent);
       state.span = span;
       this.captureArguments(span, name, toolInput);
@@ -531,7 +534,6 @@ function callState(
   toolInput: unknown,
   toolType: string,
   startTime: number,
-  spanStartTime: HrTime,
 ): ToolCallSpanState {
   return {
     toolName,
@@ -542,7 +544,7 @@ function callState(
     span: NO_SPAN,
     spanContext: undefined,
     startTime,
-    spanStartTime,
+    spanStartTime: NO_TIME,
     toolType,
     joined: undefined,
     result: undefined,
