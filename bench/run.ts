@@ -8,7 +8,8 @@
  * Each world runs in a child process of its own (bench/suite.ts and bench/peers/suite.ts bundled by
  * esbuild; bench/memory.ts and bench/shared-times.ts under tsx; all with --expose-gc), once timed and,
  * for the main worlds, once more for the allocation per call; this process only gathers their
- * results, prints one table with the targets, and writes it as JSON (bench/results/latest.json;
+ * results, prints one table with the targets (judged on comparisons measured in pairs of batches,
+ * bench/lib/paired.ts), and writes it as JSON (bench/results/latest.json;
  * bench/results/quick.tmp.json with --quick). The peers are installed in bench/peers/ (npm ci when
  * absent, see bench/lib/peers.ts); without them their rows are skipped and the report says why.
  * --quick runs every case a couple of times and 20,000 calls for the memory check: it proves the
@@ -23,6 +24,7 @@ import { parseArgs } from 'node:util';
 import type { AllocationRow } from './lib/allocation.js';
 import { bundleForNode } from './lib/bundle.js';
 import { FULL_SETTINGS, type Measured, QUICK_SETTINGS } from './lib/measure.js';
+import type { PairedResult } from './lib/paired.js';
 import { bundlePeers, type PeersStatus, preparePeers } from './lib/peers.js';
 import {
   compare,
@@ -30,6 +32,7 @@ import {
   evaluateTargets,
   formatAllocations,
   formatMemory,
+  formatPaired,
   formatPeers,
   formatSharedTimes,
   formatTable,
@@ -69,6 +72,7 @@ function node(args: string[]): Promise<void> {
 
 interface SuiteOutput {
   rows?: Measured[];
+  paired?: PairedResult[];
   allocations?: AllocationRow[];
   exportedSpans?: number;
   exportedSpansByScope?: Record<string, number>;
@@ -82,8 +86,11 @@ async function runSuite(name: string, runner: string[], mode: 'time' | 'allocati
   return JSON.parse(readFileSync(file, 'utf8')) as SuiteOutput;
 }
 
-async function suite(name: string, runner: string[]): Promise<Measured[]> {
-  return (await runSuite(name, runner, 'time')).rows ?? [];
+/** The rows of one timed world; its paired comparisons go to `paired`. */
+async function suite(name: string, runner: string[], paired: PairedResult[]): Promise<Measured[]> {
+  const output = await runSuite(name, runner, 'time');
+  paired.push(...(output.paired ?? []));
+  return output.rows ?? [];
 }
 
 async function allocations(name: string, runner: string[]): Promise<AllocationRow[]> {
@@ -134,12 +141,13 @@ const started = Date.now();
 const loadBefore = loadavg();
 try {
   const compiled = [await compiledSuite()];
+  const paired: PairedResult[] = [];
   const measured = [
-    ...(await suite('no-sdk', compiled)),
-    ...(await suite('sdk', compiled)),
-    ...(await suite('capture', compiled)),
-    ...(await suite('loader-tsx', ['--import', 'tsx', 'bench/suite.ts'])),
-    ...(await suite('loader-compiled', compiled)),
+    ...(await suite('no-sdk', compiled, paired)),
+    ...(await suite('sdk', compiled, paired)),
+    ...(await suite('capture', compiled, paired)),
+    ...(await suite('loader-tsx', ['--import', 'tsx', 'bench/suite.ts'], paired)),
+    ...(await suite('loader-compiled', compiled, paired)),
   ];
   const peersRun = await peers();
   measured.push(...peersRun.rows);
@@ -163,7 +171,7 @@ try {
   const memory = JSON.parse(readFileSync(memoryFile, 'utf8')) as MemoryResult;
 
   const rows = compare(measured);
-  const targets = evaluateTargets(rows, memory, sharedTimes);
+  const targets = evaluateTargets(rows, paired, memory, sharedTimes);
   const machine = {
     node: process.version,
     cpu: cpus()[0]?.model ?? 'unknown',
@@ -181,6 +189,7 @@ try {
     settings: quick ? QUICK_SETTINGS : FULL_SETTINGS,
     peers: { ...peersRun.status, exportedSpansByScope: peersRun.spans },
     rows,
+    paired,
     allocations: allocated,
     sharedTimes,
     memory,
@@ -196,6 +205,7 @@ try {
       `median of ${report.settings.rounds} rounds; ${report.elapsedSeconds} s\n`,
   );
   console.log(formatTable(rows));
+  console.log(`\n${formatPaired(paired)}`);
   console.log(`\n${formatPeers(peersRun.status, peersRun.spans)}`);
   console.log(`\nBytes allocated per call (one call in flight):\n${formatAllocations(allocated)}`);
   console.log(`\n${formatSharedTimes(sharedTimes)}`);

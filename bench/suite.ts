@@ -13,8 +13,9 @@
  *
  * Usage: suite.ts --suite <world> --out <file.json> [--quick] [--mode time|allocation] (bench/lib/world.ts)
  */
-import { captureCases, compositeCases, loaderCases, overheadAndScalingCases } from './lib/cases.js';
+import { captureCases, compositeCases, loaderCases, overheadAndScalingCases, targetComparisons } from './lib/cases.js';
 import type { BenchCase } from './lib/measure.js';
+import type { Comparison } from './lib/paired.js';
 import { installSdk } from './lib/sdk-world.js';
 import { runWorld, worldArgs } from './lib/world.js';
 
@@ -25,15 +26,19 @@ const args = worldArgs(SUITES);
 const suite = args.suite as Suite;
 const sdk = suite === 'sdk' || suite === 'capture' ? installSdk() : undefined;
 let cases: BenchCase[];
+let comparisons: Comparison[] = [];
 switch (suite) {
   case 'no-sdk':
     cases = overheadAndScalingCases('no-sdk');
+    comparisons = targetComparisons('no-sdk');
     break;
   case 'sdk':
     cases = [...overheadAndScalingCases('sdk'), ...compositeCases()];
+    comparisons = targetComparisons('sdk');
     break;
   case 'capture':
     cases = captureCases();
+    comparisons = targetComparisons('capture');
     break;
   case 'loader-tsx':
     cases = loaderCases('tsx');
@@ -43,4 +48,4 @@ switch (suite) {
     break;
 }
 
-await runWorld(args, cases, sdk);
+await runWorld(args, cases, sdk, comparisons);

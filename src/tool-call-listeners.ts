@@ -1,4 +1,5 @@
 import { compositeListener } from './composite-listener.js';
+import { idleCall } from './internal/idle-listener.js';
 import { type Observed, type ObservedCall, observeCall } from './internal/observe-call.js';
 import { assertListener, assertToolCallback, describe } from './internal/validate.js';
 import type { ToolCallListener } from './tool-call-listener.js';
@@ -30,7 +31,11 @@ class ListenedToolCallback<Input, Output, Context> implements ToolCallback<Input
   }
 
   call(toolInput: Input, toolContext?: ToolContext): ListenedOutput<Output> {
-    return observeCall(new DelegateCall(this.delegate, toolInput, toolContext), this.listener);
+    const { delegate, listener } = this;
+    const idle = idleCall(listener);
+    // nothing to observe (idle-listener.ts): the delegate's own call, not even its definition read
+    if (idle === 'nothing') return delegate.call(toolInput, toolContext) as ListenedOutput<Output>;
+    return observeCall(new DelegateCall(delegate, toolInput, toolContext), listener, idle);
   }
 }
 

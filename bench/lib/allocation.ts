@@ -1,5 +1,6 @@
 import { PerformanceObserver } from 'node:perf_hooks';
-import { type BenchCase, compileBatch, median } from './measure.js';
+import { type BenchCase, compileBatch } from './measure.js';
+import { median } from './sampling.js';
 
 /**
  * Bytes allocated per call, for the cases with one call in flight.

@@ -6,6 +6,7 @@ import {
 } from 'otel-tool-calls';
 import { floorAsync, floorSync } from './floor.js';
 import type { BenchCase } from './measure.js';
+import type { Comparison } from './paired.js';
 import { asyncWeatherTool, INPUT, syncWeatherTool, type WeatherInput } from './tools.js';
 
 export const IN_FLIGHT_LEVELS = [1, 100, 10_000] as const;
@@ -93,7 +94,9 @@ function records(bytes: number): { id: number; title: string; body: string }[] {
 
 /**
  * Content capture on (default `maxContentLength`, 4096 characters): the arguments are serialized
- * into the span. The cost must not grow with the argument: a 10 MB one costs about a 1 KB one.
+ * into the span. The cost must not grow with the argument: a 10 MB one costs what one that just
+ * fills the cap costs (5 KB, of each shape), since both write the same 4,096 characters. The 1 KB
+ * argument writes about 1,050: its row shows what a capture under the cap costs.
  */
 export function captureCases(): BenchCase[] {
   const listener = new OpenTelemetryToolCallListener({ captureContent: true });
@@ -119,12 +122,52 @@ export function captureCases(): BenchCase[] {
     bare as BenchCase,
     { ...(otelSdk as BenchCase), label: 'capture off (reference)' },
     row('capture-1kb', 'capture on, 1 KB argument', { city: INPUT.city, notes: text(KB) }),
+    row('capture-cap-string', 'capture on, 5 KB argument, fills the cap (one string)', {
+      city: INPUT.city,
+      notes: text(5 * KB),
+    }),
     row('capture-10mb-string', 'capture on, 10 MB argument (one string)', { city: INPUT.city, notes: text(10 * MB) }),
+    row('capture-cap-records', 'capture on, 5 KB argument, fills the cap (array of records)', {
+      city: INPUT.city,
+      notes: records(5 * KB),
+    }),
     row('capture-10mb-records', 'capture on, 10 MB argument (array of records)', {
       city: INPUT.city,
       notes: records(10 * MB),
     }),
   ];
+}
+
+/**
+ * What the targets compare, in pairs of batches (bench/lib/paired.ts): the listener against the
+ * bare tool (no SDK) and against the floor (real SDK), and each 10 MB capture against the capture
+ * of the same shape that just fills the cap.
+ */
+export function targetComparisons(process: 'no-sdk' | 'sdk' | 'capture'): Comparison[] {
+  const versus = (tool: 'async' | 'sync', subject: string, reference: string, inFlight = 1): Comparison => ({
+    id: `${process}/${tool}/${subject}-vs-${reference}/x${inFlight}`,
+    subject: `${process}/${tool}/${subject}/x${inFlight}`,
+    reference: `${process}/${tool}/${reference}/x${inFlight}`,
+  });
+  switch (process) {
+    case 'no-sdk':
+      return [
+        versus('async', 'otel-no-sdk', 'bare'),
+        versus('sync', 'otel-no-sdk', 'bare'),
+        versus('async', 'empty-listener', 'bare'),
+      ];
+    case 'sdk':
+      return [
+        versus('async', 'otel-sdk', 'floor'),
+        versus('sync', 'otel-sdk', 'floor'),
+        versus('async', 'otel-sdk', 'floor', 10_000),
+      ];
+    case 'capture':
+      return [
+        versus('async', 'capture-10mb-string', 'capture-cap-string'),
+        versus('async', 'capture-10mb-records', 'capture-cap-records'),
+      ];
+  }
 }
 
 /** `composite` of three listeners: the fan-out's cost, without and with the OpenTelemetry listener. */

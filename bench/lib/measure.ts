@@ -1,5 +1,7 @@
 import { Bench } from 'tinybench';
 import type { Callable } from './floor.js';
+import { type Comparison, measurePairs, type PairedResult } from './paired.js';
+import { cpuNs, median } from './sampling.js';
 import { EXPECTED_RESULT, INPUT, TOOL_CONTEXT, type WeatherInput } from './tools.js';
 
 /** One benchmark case: a way of calling the tool, with how many calls are in flight at once. */
@@ -48,11 +50,29 @@ export interface MeasureSettings {
   readonly minSamples: number;
   /** Warmup per task, ms, in the first round only (0: none). */
   readonly warmupMs: number;
+  /** Time budget of each paired comparison, ms (bench/lib/paired.ts). */
+  readonly pairedMs: number;
+  /** Minimum pairs of batches per comparison. */
+  readonly minPairs: number;
 }
 
-export const FULL_SETTINGS: MeasureSettings = { rounds: 7, timeMs: 200, minSamples: 5, warmupMs: 150 };
+export const FULL_SETTINGS: MeasureSettings = {
+  rounds: 7,
+  timeMs: 200,
+  minSamples: 5,
+  warmupMs: 150,
+  pairedMs: 4000,
+  minPairs: 15,
+};
 /** Every case a few times: proves the suite runs, measures nothing worth reading. */
-export const QUICK_SETTINGS: MeasureSettings = { rounds: 1, timeMs: 0, minSamples: 2, warmupMs: 0 };
+export const QUICK_SETTINGS: MeasureSettings = {
+  rounds: 1,
+  timeMs: 0,
+  minSamples: 2,
+  warmupMs: 0,
+  pairedMs: 0,
+  minPairs: 2,
+};
 
 /** Target CPU time of one timed batch: long enough for the µs resolution of `process.cpuUsage()`. */
 const BATCH_TARGET_NS = 2_000_000;
@@ -89,12 +109,6 @@ export function compileBatch(benchCase: BenchCase): (calls: number) => unknown {
   return factory(benchCase.callable, benchCase.input ?? INPUT, TOOL_CONTEXT, EXPECTED_RESULT);
 }
 
-/** CPU time of this process (user + system, all threads), in ns. */
-function cpuNs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) * 1000;
-}
-
 /**
  * Calls per batch so that a batch costs about BATCH_TARGET_NS, at least the calls in flight. Runs
  * trial batches for CALIBRATION_MS first, which also lets V8 optimize the path before it is timed.
@@ -112,17 +126,26 @@ async function calibrate(benchCase: BenchCase, batch: (calls: number) => unknown
   return Math.max(benchCase.inFlight, Math.min(calls, 1_000_000));
 }
 
+/** A case ready to time: its own batch function, and the calls a batch makes. */
+export interface TimedCase {
+  readonly benchCase: BenchCase;
+  readonly batch: (calls: number) => unknown;
+  readonly calls: number;
+}
+
 /**
  * Measures every case in `rounds` rounds. Each round runs all cases one after the other (starting
  * from a different case each round), each for `timeMs`; the row's figure is the median over rounds
  * of the per-round median. On a shared machine a burst of someone else's work lands in one round of
- * a few cases, and the medians step over it.
+ * a few cases, and the medians step over it. Then each comparison is measured in pairs of batches
+ * (bench/lib/paired.ts), with the same batch functions, so the same JIT state.
  */
 export async function measure(
   cases: readonly BenchCase[],
   settings: MeasureSettings,
   progress: (message: string) => void,
-): Promise<Measured[]> {
+  comparisons: readonly Comparison[] = [],
+): Promise<{ rows: Measured[]; paired: PairedResult[] }> {
   const batches = new Map(cases.map((benchCase) => [benchCase.id, compileBatch(benchCase)]));
   const perRound = new Map<string, number[]>(cases.map((benchCase) => [benchCase.id, []]));
   const samples = new Map<string, number>(cases.map((benchCase) => [benchCase.id, 0]));
@@ -188,7 +211,18 @@ export async function measure(
     progress(`round ${round + 1}/${settings.rounds} done`);
   }
 
-  return cases.map((benchCase) => {
+  const timed = (id: string): TimedCase => {
+    const benchCase = cases.find((candidate) => candidate.id === id);
+    if (!benchCase) throw new Error(`comparison of an unknown case: ${id}`);
+    return { benchCase, batch: batches.get(id) as TimedCase['batch'], calls: callsPerBatch.get(id) as number };
+  };
+  const paired: PairedResult[] = [];
+  for (const comparison of comparisons) {
+    paired.push(await measurePairs(comparison, timed(comparison.subject), timed(comparison.reference), settings));
+    progress(`paired ${comparison.id} done`);
+  }
+
+  const rows = cases.map((benchCase) => {
     const roundsNs = perRound.get(benchCase.id) as number[];
     const { callable: _callable, input: _input, ...row } = benchCase;
     const wallNs = (wallPerRound.get(benchCase.id) as number[][]).map(median);
@@ -201,13 +235,5 @@ export async function measure(
       samples: samples.get(benchCase.id) ?? 0,
     };
   });
-}
-
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  if (sorted.length === 0) return Number.NaN;
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return { rows, paired };
 }

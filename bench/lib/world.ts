@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { FULL_ALLOCATION, measureAllocation, QUICK_ALLOCATION } from './allocation.js';
 import { type BenchCase, FULL_SETTINGS, measure, QUICK_SETTINGS } from './measure.js';
+import type { Comparison } from './paired.js';
 import type { installSdk } from './sdk-world.js';
 
 /**
@@ -37,12 +38,17 @@ export function worldArgs(suites: readonly string[]): WorldArgs {
   return { suite, out, quick: quick === true, mode };
 }
 
-export async function runWorld(args: WorldArgs, cases: BenchCase[], sdk?: ReturnType<typeof installSdk>) {
+export async function runWorld(
+  args: WorldArgs,
+  cases: BenchCase[],
+  sdk?: ReturnType<typeof installSdk>,
+  comparisons: readonly Comparison[] = [],
+) {
   const progress = (message: string) => process.stderr.write(`  [${args.suite}] ${message}\n`);
   const started = performance.now();
   const result =
     args.mode === 'time'
-      ? { rows: await measure(cases, args.quick ? QUICK_SETTINGS : FULL_SETTINGS, progress) }
+      ? await measure(cases, args.quick ? QUICK_SETTINGS : FULL_SETTINGS, progress, comparisons)
       : {
           allocations: await measureAllocation(
             cases.filter((benchCase) => benchCase.inFlight === 1),

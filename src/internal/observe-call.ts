@@ -1,7 +1,7 @@
 import type { ToolCallListener } from '../tool-call-listener.js';
 import type { ToolContext, ToolDefinition, ToolMetadata } from '../tool-callback.js';
 import { callInfo } from './call-info.js';
-import { idleCall } from './idle-listener.js';
+import { type IdleCall, idleCall } from './idle-listener.js';
 import { Invocation } from './invocation.js';
 import { isAsyncGenerator, isPromiseLike } from './is-async-iterable.js';
 import { observePromise } from './observe-promise.js';
@@ -51,8 +51,9 @@ export type Observed<Output, Reported> =
 export function observeCall<Output, Reported, Context>(
   call: ObservedCall<Output, Reported>,
   listener: ToolCallListener<Context>,
+  /** What the listener said the call needs, when the caller asked it already. */
+  idle: IdleCall | undefined = idleCall(listener),
 ): Observed<Output, Reported> {
-  const idle = idleCall(listener);
   if (idle === 'nothing') return call.run() as Observed<Output, Reported>;
   if (idle === 'only-errors') return observeFailures(call, listener);
   // Outside the guarded block, as the reference: a throwing beforeCall keeps the tool from running.

@@ -6,6 +6,8 @@ const ELLIPSIS = '…';
 const MAX_DEPTH = 64;
 /** Records with at most this many primitive members are handed to the native `JSON.stringify`. */
 const SMALL_CONTAINER = 16;
+/** Strings longer than this are escaped by `quote`, not in a native `JSON.stringify` of their record. */
+const LONG_STRING = 256;
 const UNREADABLE = '"[Unreadable]"';
 const UNREADABLE_VALUE = '[Unreadable]';
 
@@ -60,7 +62,7 @@ export function boundedJson(value: unknown, maxLength: number): string {
   };
 
   // a string needs at most `room` source characters: escaping only makes it longer
-  const writeString = (text: string) => write(JSON.stringify(text.slice(0, maxLength - length + 1)));
+  const writeString = (text: string) => write(quote(text.slice(0, maxLength - length + 1)));
 
   const walk = (input: unknown, depth: number, head?: Head): void => {
     let current = input;
@@ -223,6 +225,22 @@ export function boundedJson(value: unknown, maxLength: number): string {
   return full ? `${sliceWellFormed(text, maxLength - 1)}${ELLIPSIS}` : text;
 }
 
+/**
+ * A string with none of the characters `JSON.stringify` escapes (`"`, `\\`, U+0000–U+001F) and
+ * no surrogate (a lone one is escaped; a pair is not, but is rare enough to leave to the native
+ * call): its JSON is the string itself in quotes.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON escapes
+const NOTHING_TO_ESCAPE = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
+/**
+ * `JSON.stringify(text)`. Most captured strings have nothing to escape; for them, a check by the
+ * regular expression engine costs about a third of what the native serializer's escaping does.
+ */
+export function quote(text: string): string {
+  return NOTHING_TO_ESCAPE.test(text) ? `"${text}"` : JSON.stringify(text);
+}
+
 /** A member's value, or the unreadable placeholder when its getter throws. */
 function readMember(object: object, key: string): unknown {
   try {
@@ -293,11 +311,15 @@ function plainRecordHead(element: object, room: number): Head | undefined {
   }
 }
 
-/** The JSON length of a primitive (-1 for one JSON cannot take, or too long), undefined for an object. */
+/**
+ * The JSON length of a primitive, undefined for an object, or -1 for one to be written on its own
+ * (not by the native call): one JSON cannot take, one longer than the room, and a long string,
+ * which `quote` escapes for about a third of what the native serializer costs.
+ */
 function primitiveSize(value: unknown, room: number): number | undefined {
   switch (typeof value) {
     case 'string':
-      return value.length > room ? -1 : value.length + 2;
+      return value.length > room || value.length > LONG_STRING ? -1 : value.length + 2;
     case 'number':
       return 8;
     case 'boolean':

@@ -124,6 +124,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
   private readonly ownCallSteps: boolean;
   /** Every failure rethrown as it is (the default policy, this class's own onError): with no state, nothing to do. */
   private readonly rethrowsEveryFailure: boolean;
+  private lastSpanName = { toolName: '', spanName: '' };
 
   constructor(options?: OpenTelemetryToolCallListenerOptions) {
     this.options = resolveOptions(options);
@@ -221,8 +222,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     const attributes = this.spanAttributes(name, call, state.toolType);
     try {
       if (call.remote === undefined) {
-        const spanName = `${GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL} ${name}`;
-        return this.tracer.startSpan(spanName, { kind: SpanKind.INTERNAL, attributes, startTime }, parent);
+        return this.tracer.startSpan(this.spanName(name), { kind: SpanKind.INTERNAL, attributes, startTime }, parent);
       }
       const shape = spanShape(name, call);
       Object.assign(attributes, shape.attributes);
@@ -233,6 +233,14 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       logger.error(`could not start the span of '${name}'`, error);
       return trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
     }
+  }
+
+  /** `execute_tool {tool}`: the last one kept, as a tool is usually called again (no string built per call). */
+  private spanName(name: string): string {
+    if (name !== this.lastSpanName.toolName) {
+      this.lastSpanName = { toolName: name, spanName: `${GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL} ${name}` };
+    }
+    return this.lastSpanName.spanName;
   }
 
   /** The attributes of the call's span at its start (GenAI semantic conventions, `execute_tool`). */

@@ -52,7 +52,15 @@ function expectedRowIds(peersMeasured: boolean): string[] {
     }
   }
   ids.push('no-sdk/sync/otel-no-sdk-report/x1', 'no-sdk/async/otel-no-sdk-report/x1');
-  for (const kind of ['bare', 'otel-sdk', 'capture-1kb', 'capture-10mb-string', 'capture-10mb-records']) {
+  for (const kind of [
+    'bare',
+    'otel-sdk',
+    'capture-1kb',
+    'capture-cap-string',
+    'capture-10mb-string',
+    'capture-cap-records',
+    'capture-10mb-records',
+  ]) {
     ids.push(`capture/async/${kind}/x1`);
   }
   for (const kind of ['composite-3-empty', 'composite-otel-counting-empty']) ids.push(`sdk/async/${kind}/x1`);
@@ -141,7 +149,7 @@ describe('npm run bench -- --quick', () => {
       'sdk-vs-floor-async-10000',
       'span-histogram-shared-times',
       'empty-listener-async',
-      'capture-10mb-vs-1kb',
+      'capture-10mb-vs-cap',
       'memory-heap-growth',
       'memory-no-caller-error',
     ]);
@@ -150,6 +158,50 @@ describe('npm run bench -- --quick', () => {
       expect(Number.isFinite(target.value)).toBe(true);
       expect(stdout).toMatch(new RegExp(`(met {3}|MISSED) {2}${escapeRegExp(target.description)}: `));
     }
+  });
+
+  it('measures each comparison the targets are judged on in pairs of batches of two cases of one process', () => {
+    const report = JSON.parse(readFileSync(jsonFile, 'utf8'));
+    const rows = new Map((report.rows as Row[]).map((row) => [row.id, row]));
+    const paired = report.paired as {
+      id: string;
+      subject: string;
+      reference: string;
+      process: string;
+      pairs: number;
+      ratio: number;
+      ratioQuartiles: [number, number];
+      overNs: number;
+      subjectNs: number;
+      referenceNs: number;
+    }[];
+    expect(paired.map((comparison) => `${comparison.subject} vs ${comparison.reference}`)).toEqual([
+      'no-sdk/async/otel-no-sdk/x1 vs no-sdk/async/bare/x1',
+      'no-sdk/sync/otel-no-sdk/x1 vs no-sdk/sync/bare/x1',
+      'no-sdk/async/empty-listener/x1 vs no-sdk/async/bare/x1',
+      'sdk/async/otel-sdk/x1 vs sdk/async/floor/x1',
+      'sdk/sync/otel-sdk/x1 vs sdk/sync/floor/x1',
+      'sdk/async/otel-sdk/x10000 vs sdk/async/floor/x10000',
+      'capture/async/capture-10mb-string/x1 vs capture/async/capture-cap-string/x1',
+      'capture/async/capture-10mb-records/x1 vs capture/async/capture-cap-records/x1',
+    ]);
+    for (const comparison of paired) {
+      expect(rows.get(comparison.subject)?.process, comparison.id).toBe(comparison.process);
+      expect(rows.get(comparison.reference)?.process, comparison.id).toBe(comparison.process);
+      // quick mode: the minimum of two pairs, each side timed once per pair
+      expect(comparison.pairs, comparison.id).toBeGreaterThanOrEqual(2);
+      expect(comparison.subjectNs, comparison.id).toBeGreaterThan(0);
+      expect(comparison.referenceNs, comparison.id).toBeGreaterThan(0);
+      expect(comparison.ratio, comparison.id).toBeGreaterThan(0);
+      expect(comparison.ratioQuartiles[0], comparison.id).toBeLessThanOrEqual(comparison.ratioQuartiles[1]);
+      expect(Number.isFinite(comparison.overNs), comparison.id).toBe(true);
+      expect(stdout).toContain(`| ${comparison.id} `);
+    }
+    // each target reads its comparison's median: the report and the table agree
+    const target = (id: string) => (report.targets as { id: string; value: number }[]).find((t) => t.id === id);
+    expect(target('no-sdk-async')?.value).toBe(paired[0]?.overNs);
+    expect(target('sdk-vs-floor-async-10000')?.value).toBe(paired[5]?.ratio);
+    expect(target('capture-10mb-vs-cap')?.value).toBe(Math.max(paired[6]?.ratio ?? 0, paired[7]?.ratio ?? 0));
   });
 
   it('runs the peers on the shared SDK, or says why their rows are skipped', () => {

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { functionToolCallback, OpenTelemetryToolCallListener, ToolCallListeners } from 'otel-tool-calls';
 import { ATTR_GEN_AI_TOOL_CALL_ARGUMENTS, ATTR_GEN_AI_TOOL_CALL_RESULT } from 'otel-tool-calls/semconv';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { boundedJson } from '../../src/otel/bounded-json.js';
+import { boundedJson, quote } from '../../src/otel/bounded-json.js';
 import { useTestTelemetry } from '../helpers/otel-sdk.js';
 
 const telemetry = useTestTelemetry();
@@ -184,6 +184,51 @@ describe('boundedJson', () => {
           const full = JSON.stringify(value);
           const text = boundedJson(value, maxLength);
           expect(text).toBe(full.length <= maxLength ? full : `${full.slice(0, maxLength - 1)}…`);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('quotes a string as JSON.stringify does, whatever its characters (property)', () => {
+    const special = fc.constantFrom(
+      '"',
+      '\\',
+      '\n',
+      '\u0000',
+      '\u001f',
+      '\u007f',
+      '\u2028',
+      '\ud83d',
+      '\ude00',
+      '😀',
+      'é',
+      'a',
+    );
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: special, maxLength: 40 })), (text) => {
+        expect(quote(text)).toBe(JSON.stringify(text));
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('writes long strings (escaped outside the native call) exactly as JSON.stringify, cut or not (property)', () => {
+    const unit = fc.constantFrom('"', '\\', '\n', '\t', '\ud83d', '\ude00', '😀', 'é', 'a', 'b', ' ');
+    const long = fc.string({ unit, minLength: 200, maxLength: 1_500 });
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.record({ city: fc.string(), notes: long }),
+          fc.array(fc.oneof(long, fc.record({ id: fc.integer(), body: long })), { maxLength: 8 }),
+        ),
+        fc.integer({ min: 1, max: 6_000 }),
+        (value, maxLength) => {
+          const full = JSON.stringify(value);
+          const text = boundedJson(value, maxLength);
+          if (full.length <= maxLength) expect(text).toBe(full);
+          // a cut never splits a surrogate pair: at most one character shorter
+          else expect([`${full.slice(0, maxLength - 1)}…`, `${full.slice(0, maxLength - 2)}…`]).toContain(text);
         },
       ),
       { numRuns: 500 },

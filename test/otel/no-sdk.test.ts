@@ -74,6 +74,26 @@ describe('with no SDK registered (a library whose host has no OpenTelemetry)', (
     await expect(observed).rejects.toThrow('not found');
   });
 
+  it('with the default policy, reads neither the definition nor the metadata while nothing is registered', async () => {
+    const delegate = functionToolCallback({ name: 'lookup' }, () => 'found');
+    const tool = ToolCallListeners.wrap(delegate, new OpenTelemetryToolCallListener());
+    const definition = vi.spyOn(delegate, 'getToolDefinition');
+    const metadata = vi.spyOn(delegate, 'getToolMetadata');
+    expect(tool.call(undefined)).toBe('found');
+    expect([definition.mock.calls.length, metadata.mock.calls.length]).toEqual([0, 0]);
+
+    const telemetry = createTestTelemetry();
+    trace.setGlobalTracerProvider(telemetry.tracerProvider);
+    try {
+      expect(tool.call(undefined)).toBe('found');
+      // something to record: the call is described to the listener again
+      expect([definition.mock.calls.length, metadata.mock.calls.length]).toEqual([1, 1]);
+      expect(telemetry.spans().map((span) => span.name)).toEqual(['execute_tool lookup']);
+    } finally {
+      await telemetry.shutdown();
+    }
+  });
+
   it('skips beforeCall while nothing is registered (a failure still meets onError), and runs every step once an SDK is', async () => {
     const beforeCall = vi.spyOn(OpenTelemetryToolCallListener.prototype, 'beforeCall');
     const afterCompletion = vi.spyOn(OpenTelemetryToolCallListener.prototype, 'afterCompletion');

@@ -1,0 +1,82 @@
+import type { MeasureSettings, TimedCase } from './measure.js';
+import { cpuNs, median, quantile } from './sampling.js';
+
+/**
+ * A target's comparison of two cases of one process, measured in pairs of batches: one batch of
+ * the subject, one of the reference, again and again, for `pairedMs`.
+ *
+ * Why pairs: on this kind of machine (shared, two cores) the speed of a process moves between
+ * levels every few seconds (a case's rounds land at about 6–8 µs or 12–15 µs a call, whatever the
+ * case), so two rows' medians, taken seconds apart, can come from different levels. The two
+ * batches of a pair run within a few ms of each other, at the same level: the median of the
+ * per-pair ratios (and differences) compares the two cases, not the machine's two states.
+ */
+export interface Comparison {
+  /** Key of the comparison in the JSON report, e.g. `sdk/async/otel-sdk-vs-floor/x1`. */
+  readonly id: string;
+  /** Id of the case judged (a row of the same process). */
+  readonly subject: string;
+  /** Id of the case it is judged against: the bare tool, the floor. */
+  readonly reference: string;
+}
+
+export interface PairedResult extends Comparison {
+  readonly process: string;
+  readonly pairs: number;
+  /** Median over pairs of the subject's ns per call ÷ the reference's. */
+  readonly ratio: number;
+  /** The ratios' first and third quartiles: how much pairs disagree. */
+  readonly ratioQuartiles: readonly [number, number];
+  /** Median over pairs of the subject's ns per call − the reference's. */
+  readonly overNs: number;
+  /** Median ns per call of each side, over its batches. */
+  readonly subjectNs: number;
+  readonly referenceNs: number;
+}
+
+/** CPU ns per call of one batch. */
+async function timeBatch(timed: TimedCase): Promise<number> {
+  const begin = cpuNs();
+  await timed.batch(timed.calls);
+  return (cpuNs() - begin) / timed.calls;
+}
+
+/**
+ * Pairs of batches, alternating which side runs first (so that neither always pays for the
+ * garbage the other left), until `settings.pairedMs` have passed and at least `settings.minPairs`
+ * pairs are timed.
+ */
+export async function measurePairs(
+  comparison: Comparison,
+  subject: TimedCase,
+  reference: TimedCase,
+  settings: MeasureSettings,
+): Promise<PairedResult> {
+  if (subject.benchCase.process !== reference.benchCase.process) {
+    throw new Error(`${comparison.id}: a comparison takes two cases of one process`);
+  }
+  const subjectNs: number[] = [];
+  const referenceNs: number[] = [];
+  const until = performance.now() + settings.pairedMs;
+  for (let pair = 0; pair < settings.minPairs || performance.now() < until; pair++) {
+    if (pair % 2 === 0) {
+      subjectNs.push(await timeBatch(subject));
+      referenceNs.push(await timeBatch(reference));
+    } else {
+      referenceNs.push(await timeBatch(reference));
+      subjectNs.push(await timeBatch(subject));
+    }
+  }
+  const ratios = subjectNs.map((ns, pair) => ns / (referenceNs[pair] as number));
+  const differences = subjectNs.map((ns, pair) => ns - (referenceNs[pair] as number));
+  return {
+    ...comparison,
+    process: subject.benchCase.process,
+    pairs: ratios.length,
+    ratio: median(ratios),
+    ratioQuartiles: [quantile(ratios, 0.25), quantile(ratios, 0.75)],
+    overNs: median(differences),
+    subjectNs: median(subjectNs),
+    referenceNs: median(referenceNs),
+  };
+}
