@@ -160,7 +160,7 @@ export function targetComparisons(process: 'no-sdk' | 'sdk' | 'capture'): Compar
       return [
         versus('async', 'otel-sdk', 'floor'),
         versus('sync', 'otel-sdk', 'floor'),
-        versus('async', 'otel-sdk', 'floor', 10_000),
+        { ...versus('async', 'otel-sdk', 'floor', 10_000), collectBetweenBatches: true },
       ];
     case 'capture':
       return [

@@ -18,6 +18,12 @@ export interface Comparison {
   readonly subject: string;
   /** Id of the case it is judged against: the bare tool, the floor. */
   readonly reference: string;
+  /**
+   * A full collection before each batch (`--expose-gc`), outside the timed part: for batches long
+   * enough to end with much garbage (10,000 calls in flight), which the other side's next batch
+   * would otherwise pay for, a little of it in one pair and a whole major collection in another.
+   */
+  readonly collectBetweenBatches?: boolean;
 }
 
 export interface PairedResult extends Comparison {
@@ -34,8 +40,11 @@ export interface PairedResult extends Comparison {
   readonly referenceNs: number;
 }
 
+const gc = (globalThis as { gc?: () => void }).gc;
+
 /** CPU ns per call of one batch. */
-async function timeBatch(timed: TimedCase): Promise<number> {
+async function timeBatch(timed: TimedCase, collectFirst: boolean): Promise<number> {
+  if (collectFirst) gc?.();
   const begin = cpuNs();
   await timed.batch(timed.calls);
   return (cpuNs() - begin) / timed.calls;
@@ -55,16 +64,17 @@ export async function measurePairs(
   if (subject.benchCase.process !== reference.benchCase.process) {
     throw new Error(`${comparison.id}: a comparison takes two cases of one process`);
   }
+  const collect = comparison.collectBetweenBatches === true;
   const subjectNs: number[] = [];
   const referenceNs: number[] = [];
   const until = performance.now() + settings.pairedMs;
   for (let pair = 0; pair < settings.minPairs || performance.now() < until; pair++) {
     if (pair % 2 === 0) {
-      subjectNs.push(await timeBatch(subject));
-      referenceNs.push(await timeBatch(reference));
+      subjectNs.push(await timeBatch(subject, collect));
+      referenceNs.push(await timeBatch(reference, collect));
     } else {
-      referenceNs.push(await timeBatch(reference));
-      subjectNs.push(await timeBatch(subject));
+      referenceNs.push(await timeBatch(reference, collect));
+      subjectNs.push(await timeBatch(subject, collect));
     }
   }
   const ratios = subjectNs.map((ns, pair) => ns / (referenceNs[pair] as number));

@@ -81,8 +81,14 @@ const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
 interface ToolCallSpanState extends OpenToolCall {
   /** The call's own span, or the `execute_tool` span it joined. */
   span: Span;
-  /** The parent context with the span set, where the tool body runs; none when that is the caller's own. */
-  spanContext: Context | undefined;
+  /** The context the call started in: the metrics are recorded in it. */
+  readonly parent: Context;
+  /**
+   * The tool body runs in `parent` with the span set (not for a span with an invalid context: no SDK,
+   * or a joined call). That context is made when the body runs, not kept: a call in flight would
+   * hold one more context object (about 0.4 KB, with its closures and map) until it settles.
+   */
+  runsInSpan: boolean;
   /** `performance.now()` at the start; the span gets the same start and end as the histogram. */
   readonly startTime: number;
   /** The span's start (span-time.ts): its end is this plus the histogram's duration. */
@@ -187,7 +193,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       const startTime = clock.now();
       const parent = context.active();
       // the state is the call's identity too (what tells it from a call it is nested in)
-      const state = callState(name, call, toolInput, toolType, startTime);
+      const state = callState(name, call, toolInput, toolType, startTime, parent);
       const outer = options.keepNestedSpans ? undefined : outerToolCall(parent, state);
       if (outer !== undefined) return this.join(outer, state, call, explicitType !== undefined);
       // read only for a span of its own: a call that joins one does not end it
@@ -197,7 +203,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       this.captureArguments(span, name, toolInput);
       // no SDK (or no valid parent): the span has an invalid context, and the caller's context is as good
       if (hasValidContext(span)) {
-        state.spanContext = trace.setSpan(parent, span);
+        state.runsInSpan = true;
         // a call nested in this one (the same tool observed twice) joins this span while it is open
         openToolCall(span, state);
       }
@@ -315,8 +321,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
   }
 
   runInContext<R>(state: ToolCallSpanState | undefined, run: () => R): R {
-    const spanContext = state?.spanContext;
-    return spanContext === undefined ? run() : context.with(spanContext, run);
+    return state?.runsInSpan === true ? context.with(trace.setSpan(state.parent, state.span), run) : run();
   }
 
   afterCall(state: ToolCallSpanState | undefined, toolName: string, _input: unknown, result: unknown): void {
@@ -395,13 +400,13 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       const instruments = this.getInstruments();
       if (instruments === undefined) return;
       const { metricAttributes } = this;
-      // measured in the call's own context (an exemplar points at its span); given, the SDK does not
-      // look up the active one
-      const measured = state.spanContext ?? context.active();
+      // measured in the context the call started in (its baggage, for a view's attributes processor);
+      // given, the SDK does not look up the active one
+      const { parent } = state;
       const duration = (endTime - startTime) / 1000;
-      instruments.duration.record(duration, metricAttributes.duration(name, toolType, errorType), measured);
+      instruments.duration.record(duration, metricAttributes.duration(name, toolType, errorType), parent);
       if (errorType !== undefined) {
-        instruments.errors.add(1, metricAttributes.errors(name, toolType, errorType, outcome as string), measured);
+        instruments.errors.add(1, metricAttributes.errors(name, toolType, errorType, outcome as string), parent);
       }
     } catch (error) {
       // the wording the first battery checks for: the end of the call's telemetry failed
@@ -542,6 +547,7 @@ function callState(
   toolInput: unknown,
   toolType: string,
   startTime: number,
+  parent: Context,
 ): ToolCallSpanState {
   return {
     toolName,
@@ -550,7 +556,8 @@ function callState(
     toolInput,
     side: remoteSide(call),
     span: NO_SPAN,
-    spanContext: undefined,
+    parent,
+    runsInSpan: false,
     startTime,
     spanStartTime: NO_TIME,
     toolType,

@@ -8,6 +8,7 @@ import {
   MeterProvider,
   type MetricData,
   MetricReader,
+  type ViewOptions,
 } from '@opentelemetry/sdk-metrics';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { OpenTelemetryToolCallListener, type OpenTelemetryToolCallListenerOptions } from 'otel-tool-calls';
@@ -24,8 +25,8 @@ class CollectingMetricReader extends MetricReader {
 
 let contextManagerRegistered = false;
 
-/** The real OpenTelemetry SDK with an in-memory span exporter and a collecting metric reader. */
-export function createTestTelemetry() {
+/** The real OpenTelemetry SDK with an in-memory span exporter and a collecting metric reader (and `views`, if given). */
+export function createTestTelemetry(views?: ViewOptions[]) {
   if (!contextManagerRegistered) {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     // what NodeSDK registers by default: the MCP adapter propagates through the global propagator
@@ -37,7 +38,7 @@ export function createTestTelemetry() {
   const spanExporter = new InMemorySpanExporter();
   const tracerProvider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: spanExporter })] });
   const metricReader = new CollectingMetricReader();
-  const meterProvider = new MeterProvider({ readers: [metricReader] });
+  const meterProvider = new MeterProvider({ readers: [metricReader], views });
   const tracer = tracerProvider.getTracer('test');
 
   return {

@@ -1,3 +1,6 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { type Context, context, propagation, trace } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import { functionToolCallback, OpenTelemetryToolCallListener, ToolCallListeners } from 'otel-tool-calls';
 import {
@@ -10,7 +13,7 @@ import {
   METRIC_TOOL_CALL_ERRORS,
 } from 'otel-tool-calls/semconv';
 import { describe, expect, it } from 'vitest';
-import { spanSeconds, useTestTelemetry } from '../helpers/otel-sdk.js';
+import { createTestTelemetry, spanSeconds, useTestTelemetry } from '../helpers/otel-sdk.js';
 
 const telemetry = useTestTelemetry();
 
@@ -61,6 +64,75 @@ describe('gen_ai.execute_tool.duration', () => {
     const [point] = await telemetry.histogramPoints(METRIC_GEN_AI_EXECUTE_TOOL_DURATION);
     // the SDK keeps whole nanoseconds: the same readings agree within a rounding
     expect(Math.abs((point?.value.sum ?? 0) * 1e9 - (span.duration[0] * 1e9 + span.duration[1]))).toBeLessThan(2);
+  });
+
+  it("is recorded in the context the call started in: a view's attributes processor sees the caller's baggage and span", async () => {
+    const seen: Context[] = [];
+    const withTenant = createTestTelemetry([
+      {
+        instrumentName: METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
+        attributesProcessors: [
+          {
+            process(incoming, measured) {
+              // the SDK passes the context given to record(), or the active one
+              if (measured === undefined) throw new Error('no context');
+              seen.push(measured);
+              const tenant = propagation.getBaggage(measured)?.getEntry('tenant')?.value;
+              return tenant === undefined ? incoming : { ...incoming, 'app.tenant': tenant };
+            },
+          },
+        ],
+      },
+    ]);
+    try {
+      const observed = new OpenTelemetryToolCallListener({
+        tracerProvider: withTenant.tracerProvider,
+        meterProvider: withTenant.meterProvider,
+      });
+      const caller = propagation.setBaggage(context.active(), propagation.createBaggage({ tenant: { value: 'acme' } }));
+      const { parent } = await context.with(caller, () =>
+        withTenant.withParent(() => ToolCallListeners.wrap(slow, observed).call(0)),
+      );
+      const [point] = await withTenant.histogramPoints(METRIC_GEN_AI_EXECUTE_TOOL_DURATION);
+      expect(point?.attributes['app.tenant']).toBe('acme');
+      expect(seen.map((measured) => trace.getSpan(measured)?.spanContext().spanId)).toEqual([
+        parent.spanContext().spanId,
+      ]);
+    } finally {
+      await withTenant.shutdown();
+    }
+  });
+
+  it("keeps no context object of its own while a call is in flight (the tool's body ran in one)", async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    let settle: (value: string) => void = () => {};
+    const pending = new Promise<string>((resolve) => {
+      settle = resolve;
+    });
+    let bodyContext: WeakRef<Context> | undefined;
+    let ranInSpan = false;
+    const waiting = functionToolCallback({ name: 'waiting' }, () => {
+      const active = context.active();
+      ranInSpan = trace.getSpan(active) !== undefined;
+      bodyContext = new WeakRef(active);
+      return pending; // made outside the call: only the listener could keep the body's context alive
+    });
+    const result = ToolCallListeners.wrap(waiting, listener()).call(undefined);
+    expect(ranInSpan).toBe(true);
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+    let collected = false;
+    // a deref keeps its target alive until the end of the job: each collection runs in a job of its own
+    for (let attempt = 0; attempt < 20 && !collected; attempt++) {
+      await tick();
+      gc();
+      await tick();
+      collected = bodyContext?.deref() === undefined;
+    }
+    expect(collected).toBe(true);
+    settle('done');
+    await expect(result).resolves.toBe('done');
+    expect(telemetry.span('execute_tool waiting').ended).toBe(true);
   });
 
   it('carries only the allow-listed, low-cardinality attributes', async () => {
