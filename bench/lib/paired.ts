@@ -24,6 +24,8 @@ export interface Comparison {
    * would otherwise pay for, a little of it in one pair and a whole major collection in another.
    */
   readonly collectBetweenBatches?: boolean;
+  /** At least this many pairs, whatever `pairedMs` says: for long batches, whose pairs are few and spread wide. */
+  readonly minPairs?: number;
 }
 
 export interface PairedResult extends Comparison {
@@ -53,7 +55,7 @@ async function timeBatch(timed: TimedCase, collectFirst: boolean): Promise<numbe
 /**
  * Pairs of batches, alternating which side runs first (so that neither always pays for the
  * garbage the other left), until `settings.pairedMs` have passed and at least `settings.minPairs`
- * pairs are timed.
+ * pairs (or the comparison's own `minPairs`, except in quick mode, where `pairedMs` is 0) are timed.
  */
 export async function measurePairs(
   comparison: Comparison,
@@ -68,7 +70,8 @@ export async function measurePairs(
   const subjectNs: number[] = [];
   const referenceNs: number[] = [];
   const until = performance.now() + settings.pairedMs;
-  for (let pair = 0; pair < settings.minPairs || performance.now() < until; pair++) {
+  const minPairs = Math.max(settings.minPairs, settings.pairedMs > 0 ? (comparison.minPairs ?? 0) : 0);
+  for (let pair = 0; pair < minPairs || performance.now() < until; pair++) {
     if (pair % 2 === 0) {
       subjectNs.push(await timeBatch(subject, collect));
       referenceNs.push(await timeBatch(reference, collect));
