@@ -1,6 +1,6 @@
 import { compositeListener } from './composite-listener.js';
 import { idleCall } from './internal/idle-listener.js';
-import { type Observed, type ObservedCall, observeCall } from './internal/observe-call.js';
+import { type Observed, type ObservedCall, observeCallNeeding } from './internal/observe-call.js';
 import { assertListener, assertToolCallback, describe } from './internal/validate.js';
 import type { ToolCallListener } from './tool-call-listener.js';
 import type { ToolCallback, ToolContext, ToolDefinition, ToolMetadata } from './tool-callback.js';
@@ -35,7 +35,7 @@ class ListenedToolCallback<Input, Output, Context> implements ToolCallback<Input
     const idle = idleCall(listener);
     // nothing to observe (idle-listener.ts): the delegate's own call, not even its definition read
     if (idle === 'nothing') return delegate.call(toolInput, toolContext) as ListenedOutput<Output>;
-    return observeCall(new DelegateCall(delegate, toolInput, toolContext), listener, idle);
+    return observeCallNeeding(new DelegateCall(delegate, toolInput, toolContext), listener, idle);
   }
 }
 

@@ -51,8 +51,15 @@ export type Observed<Output, Reported> =
 export function observeCall<Output, Reported, Context>(
   call: ObservedCall<Output, Reported>,
   listener: ToolCallListener<Context>,
-  /** What the listener said the call needs, when the caller asked it already. */
-  idle: IdleCall | undefined = idleCall(listener),
+): Observed<Output, Reported> {
+  return observeCallNeeding(call, listener, idleCall(listener));
+}
+
+/** `observeCall`, for a caller that asked the listener already what the call needs (idle-listener.ts). */
+export function observeCallNeeding<Output, Reported, Context>(
+  call: ObservedCall<Output, Reported>,
+  listener: ToolCallListener<Context>,
+  idle: IdleCall | undefined,
 ): Observed<Output, Reported> {
   if (idle === 'nothing') return call.run() as Observed<Output, Reported>;
   if (idle === 'only-errors') return observeFailures(call, listener);
