@@ -104,13 +104,14 @@ async function allocations(name: string, runner: string[]): Promise<AllocationRo
 async function peers(): Promise<{
   status: PeersStatus;
   rows: Measured[];
+  paired: PairedResult[];
   allocations: AllocationRow[];
   spans?: Record<string, number>;
 }> {
   const prepared = await preparePeers(join(root, 'bench', 'peers'), log);
   if (prepared.status === 'skipped') {
     log(`▶ peers skipped: ${prepared.reason}`);
-    return { status: prepared, rows: [], allocations: [] };
+    return { status: prepared, rows: [], paired: [], allocations: [] };
   }
   try {
     const runner = [await bundlePeers(root, join(scratch, 'peers-suite.mjs'))];
@@ -118,13 +119,14 @@ async function peers(): Promise<{
     return {
       status: prepared,
       rows: timed.rows ?? [],
+      paired: timed.paired ?? [],
       allocations: await allocations('peers', runner),
       spans: timed.exportedSpansByScope,
     };
   } catch (error) {
     const reason = `the peers' process failed: ${error instanceof Error ? error.message : String(error)}`;
     log(`▶ peers skipped: ${reason}`);
-    return { status: { status: 'skipped', reason }, rows: [], allocations: [] };
+    return { status: { status: 'skipped', reason }, rows: [], paired: [], allocations: [] };
   }
 }
 
@@ -151,6 +153,7 @@ try {
   ];
   const peersRun = await peers();
   measured.push(...peersRun.rows);
+  paired.push(...peersRun.paired);
   const allocated = compareAllocations([
     ...(await allocations('no-sdk', compiled)),
     ...(await allocations('sdk', compiled)),

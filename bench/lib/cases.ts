@@ -139,6 +139,22 @@ export function captureCases(): BenchCase[] {
 }
 
 /**
+ * Every case of a process but its bare tool and its floor, against that floor, in pairs of batches
+ * (bench/lib/paired.ts): the peers' ratios, read as the targets' are. No target reads them.
+ */
+export function floorComparisons(cases: readonly BenchCase[]): Comparison[] {
+  const floor = cases.find((benchCase) => benchCase.kind === 'floor');
+  if (floor === undefined) throw new Error('floorComparisons: no floor among the cases');
+  return cases
+    .filter((benchCase) => benchCase.kind !== 'bare' && benchCase.kind !== 'floor')
+    .map((benchCase) => ({
+      id: `${benchCase.process}/${benchCase.tool}/${benchCase.kind}-vs-floor/x${benchCase.inFlight}`,
+      subject: benchCase.id,
+      reference: floor.id,
+    }));
+}
+
+/**
  * What the targets compare, in pairs of batches (bench/lib/paired.ts): the listener against the
  * bare tool (no SDK) and against the floor (real SDK), and each 10 MB capture against the capture
  * of the same shape that just fills the cap.

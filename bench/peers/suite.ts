@@ -5,7 +5,7 @@
  *
  * Usage: suite.mjs --suite peers --out <file.json> [--quick] [--mode time|allocation] (bench/lib/world.ts)
  */
-import { peerReferenceCases } from '../lib/cases.js';
+import { floorComparisons, peerReferenceCases } from '../lib/cases.js';
 import { installSdk } from '../lib/sdk-world.js';
 import { runWorld, worldArgs } from '../lib/world.js';
 import { peerCases } from './cases.js';
@@ -13,4 +13,5 @@ import { peerCases } from './cases.js';
 const args = worldArgs(['peers']);
 // registered before the peers build their wrappers, as an application starts its SDK first
 const sdk = installSdk();
-await runWorld(args, [...peerReferenceCases(), ...peerCases()], sdk);
+const cases = [...peerReferenceCases(), ...peerCases()];
+await runWorld(args, cases, sdk, floorComparisons(cases));

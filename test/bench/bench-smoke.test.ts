@@ -160,7 +160,7 @@ describe('npm run bench -- --quick', () => {
     }
   });
 
-  it('measures each comparison the targets are judged on in pairs of batches of two cases of one process', () => {
+  it('measures each comparison the targets are judged on (and the peers against their floor) in pairs of batches of two cases of one process', () => {
     const report = JSON.parse(readFileSync(jsonFile, 'utf8'));
     const rows = new Map((report.rows as Row[]).map((row) => [row.id, row]));
     const paired = report.paired as {
@@ -184,6 +184,10 @@ describe('npm run bench -- --quick', () => {
       'sdk/async/otel-sdk/x10000 vs sdk/async/floor/x10000',
       'capture/async/capture-10mb-string/x1 vs capture/async/capture-cap-string/x1',
       'capture/async/capture-10mb-records/x1 vs capture/async/capture-cap-records/x1',
+      // the peers' ratios to their process's floor, read as the targets' are
+      ...(report.peers.status === 'measured'
+        ? ['otel-sdk', ...PEER_KINDS].map((kind) => `peers/async/${kind}/x1 vs peers/async/floor/x1`)
+        : []),
     ]);
     for (const comparison of paired) {
       expect(rows.get(comparison.subject)?.process, comparison.id).toBe(comparison.process);
