@@ -174,7 +174,7 @@ try {
   const memory = JSON.parse(readFileSync(memoryFile, 'utf8')) as MemoryResult;
 
   const rows = compare(measured);
-  const targets = evaluateTargets(rows, paired, memory, sharedTimes);
+  const targets = evaluateTargets(paired, memory, sharedTimes);
   const machine = {
     node: process.version,
     cpu: cpus()[0]?.model ?? 'unknown',

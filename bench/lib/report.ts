@@ -93,12 +93,6 @@ export function compare(measured: readonly Measured[]): ReportRow[] {
   return rows.sort((a, b) => rank(a) - rank(b));
 }
 
-function row(rows: readonly ReportRow[], id: string): ReportRow {
-  const found = rows.find((candidate) => candidate.id === id);
-  if (!found) throw new Error(`no row ${id} in the report`);
-  return found;
-}
-
 const MB = 1024 * 1024;
 
 function pair(paired: readonly PairedResult[], id: string): PairedResult {
@@ -113,7 +107,6 @@ function pair(paired: readonly PairedResult[], id: string): PairedResult {
  * table's rows: two rows' medians are taken seconds apart, and this machine changes speed between.
  */
 export function evaluateTargets(
-  rows: readonly ReportRow[],
   paired: readonly PairedResult[],
   memory: MemoryResult,
   sharedTimes: SharedTimesResult,
@@ -123,10 +116,6 @@ export function evaluateTargets(
     pair(paired, 'capture/async/capture-10mb-string-vs-capture-cap-string/x1').ratio,
     pair(paired, 'capture/async/capture-10mb-records-vs-capture-cap-records/x1').ratio,
   );
-  // every row the targets used to read is still measured: a missing one is a broken suite
-  for (const id of ['no-sdk/async/otel-no-sdk/x1', 'sdk/async/otel-sdk/x10000', 'capture/async/capture-1kb/x1']) {
-    row(rows, id);
-  }
   const callerErrors =
     memory.caller.rejected +
     memory.caller.wrongResults +
@@ -347,7 +336,7 @@ export function formatPaired(paired: readonly PairedResult[]): string {
   ]);
   const table = markdownTable(header, lines, new Set([1, 2, 3, 4, 5, 6]));
   return [
-    'Paired comparisons (alternating batches of the two cases, CPU time; the targets are judged on these):',
+    "Paired comparisons (alternating batches of the two cases, CPU time): the targets are judged on these; the peers' are for reading",
     table,
   ].join('\n');
 }
