@@ -147,11 +147,16 @@ export function floorComparisons(cases: readonly BenchCase[]): Comparison[] {
   if (floor === undefined) throw new Error('floorComparisons: no floor among the cases');
   return cases
     .filter((benchCase) => benchCase.kind !== 'bare' && benchCase.kind !== 'floor')
-    .map((benchCase) => ({
-      id: `${benchCase.process}/${benchCase.tool}/${benchCase.kind}-vs-floor/x${benchCase.inFlight}`,
-      subject: benchCase.id,
-      reference: floor.id,
-    }));
+    .map((benchCase) => versus(benchCase.process, benchCase.tool, benchCase.kind, 'floor', benchCase.inFlight));
+}
+
+/** `subject` against `reference`, two kinds of case of one process, tool and number in flight. */
+function versus(process: string, tool: 'async' | 'sync', subject: string, reference: string, inFlight = 1): Comparison {
+  return {
+    id: `${process}/${tool}/${subject}-vs-${reference}/x${inFlight}`,
+    subject: `${process}/${tool}/${subject}/x${inFlight}`,
+    reference: `${process}/${tool}/${reference}/x${inFlight}`,
+  };
 }
 
 /**
@@ -160,29 +165,24 @@ export function floorComparisons(cases: readonly BenchCase[]): Comparison[] {
  * of the same shape that just fills the cap.
  */
 export function targetComparisons(process: 'no-sdk' | 'sdk' | 'capture'): Comparison[] {
-  const versus = (tool: 'async' | 'sync', subject: string, reference: string, inFlight = 1): Comparison => ({
-    id: `${process}/${tool}/${subject}-vs-${reference}/x${inFlight}`,
-    subject: `${process}/${tool}/${subject}/x${inFlight}`,
-    reference: `${process}/${tool}/${reference}/x${inFlight}`,
-  });
   switch (process) {
     case 'no-sdk':
       return [
-        versus('async', 'otel-no-sdk', 'bare'),
-        versus('sync', 'otel-no-sdk', 'bare'),
-        versus('async', 'empty-listener', 'bare'),
+        versus(process, 'async', 'otel-no-sdk', 'bare'),
+        versus(process, 'sync', 'otel-no-sdk', 'bare'),
+        versus(process, 'async', 'empty-listener', 'bare'),
       ];
     case 'sdk':
       return [
-        versus('async', 'otel-sdk', 'floor'),
-        versus('sync', 'otel-sdk', 'floor'),
+        versus(process, 'async', 'otel-sdk', 'floor'),
+        versus(process, 'sync', 'otel-sdk', 'floor'),
         // batches of about 0.4 s: their pairs disagree by ±15 %, so more of them than the time budget gives
-        { ...versus('async', 'otel-sdk', 'floor', 10_000), collectBetweenBatches: true, minPairs: 40 },
+        { ...versus(process, 'async', 'otel-sdk', 'floor', 10_000), collectBetweenBatches: true, minPairs: 40 },
       ];
     case 'capture':
       return [
-        versus('async', 'capture-10mb-string', 'capture-cap-string'),
-        versus('async', 'capture-10mb-records', 'capture-cap-records'),
+        versus(process, 'async', 'capture-10mb-string', 'capture-cap-string'),
+        versus(process, 'async', 'capture-10mb-records', 'capture-cap-records'),
       ];
   }
 }

@@ -1,7 +1,7 @@
 import { Bench } from 'tinybench';
 import type { Callable } from './floor.js';
 import { type Comparison, measurePairs, type PairedResult } from './paired.js';
-import { cpuNs, median } from './sampling.js';
+import { cpuNs, cpuNsPerCall, median } from './sampling.js';
 import { EXPECTED_RESULT, INPUT, TOOL_CONTEXT, type WeatherInput } from './tools.js';
 
 /** One benchmark case: a way of calling the tool, with how many calls are in flight at once. */
@@ -118,9 +118,7 @@ async function calibrate(benchCase: BenchCase, batch: (calls: number) => unknown
   let best = Number.POSITIVE_INFINITY;
   const until = performance.now() + budgetMs;
   for (let attempt = 0; attempt < 3 || performance.now() < until; attempt++) {
-    const begin = cpuNs();
-    await batch(trial);
-    best = Math.min(best, (cpuNs() - begin) / trial);
+    best = Math.min(best, await cpuNsPerCall(batch, trial));
   }
   const calls = Math.ceil(BATCH_TARGET_NS / Math.max(best, 1) / benchCase.inFlight) * benchCase.inFlight;
   return Math.max(benchCase.inFlight, Math.min(calls, 1_000_000));

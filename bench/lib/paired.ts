@@ -1,5 +1,5 @@
 import type { MeasureSettings, TimedCase } from './measure.js';
-import { cpuNs, median, quantile } from './sampling.js';
+import { cpuNsPerCall, median, quantile } from './sampling.js';
 
 /**
  * A target's comparison of two cases of one process, measured in pairs of batches: one batch of
@@ -44,12 +44,10 @@ export interface PairedResult extends Comparison {
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
-/** CPU ns per call of one batch. */
-async function timeBatch(timed: TimedCase, collectFirst: boolean): Promise<number> {
+/** CPU ns per call of one batch, after a full collection when `collectFirst`. */
+function timeBatch(timed: TimedCase, collectFirst: boolean): Promise<number> {
   if (collectFirst) gc?.();
-  const begin = cpuNs();
-  await timed.batch(timed.calls);
-  return (cpuNs() - begin) / timed.calls;
+  return cpuNsPerCall(timed.batch, timed.calls);
 }
 
 /**

@@ -4,6 +4,13 @@ export function cpuNs(): number {
   return (user + system) * 1000;
 }
 
+/** CPU ns per call of one batch of `calls` calls. */
+export async function cpuNsPerCall(batch: (calls: number) => unknown, calls: number): Promise<number> {
+  const begin = cpuNs();
+  await batch(calls);
+  return (cpuNs() - begin) / calls;
+}
+
 export function median(values: readonly number[]): number {
   return quantile(values, 0.5);
 }

@@ -66,8 +66,9 @@ const SCOPE_NAME = 'otel-tool-calls';
 const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
 /** What every meter provider of the API gives while no SDK is registered. */
 const NOOP_METER = createNoopMeter();
-/** A call's span, and its start, until it has one. */
+/** A call's span until it has one, and when the tracer could not start one: it records nothing. */
 const NO_SPAN = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+/** A call's span start until it has a span of its own (a call that joins one has none). */
 const NO_TIME: HrTime = [0, 0];
 // read once: on Node 20, `performance` is a lazy getter of the global object, dear on a hot path
 const clock = globalThis.performance;
@@ -237,7 +238,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       return this.tracer.startSpan(shape.name, { kind: shape.kind, attributes, startTime, links: shape.links }, parent);
     } catch (error) {
       logger.error(`could not start the span of '${name}'`, error);
-      return trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+      return NO_SPAN;
     }
   }
 
