@@ -251,6 +251,81 @@ describe('6. transparent decoration', () => {
   });
 });
 
+describe('6b. the ToolCallInfo of an invocation', () => {
+  /** A toolContext that counts the reads of its fields. */
+  const countingContext = () => {
+    const reads: string[] = [];
+    const toolContext = new Proxy({ toolCallId: 'call-9' } as ToolContext, {
+      get(target, key, receiver) {
+        if (typeof key === 'string') reads.push(key);
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    return { toolContext, reads };
+  };
+
+  it('is one object, handed to every hook of the invocation', async () => {
+    const seen: unknown[] = [];
+    const listener: ToolCallListener = {
+      beforeCall: (_name, _input, call) => seen.push(call),
+      afterCall: (_context, _name, _input, _result, call) => seen.push(call),
+      onError: (_context, _name, _input, _error, call) => {
+        seen.push(call);
+        return 'reported';
+      },
+      afterCompletion: (_context, _name, _input, call) => seen.push(call),
+    };
+    await ToolCallListeners.wrap(asyncEcho, listener).call('a', { toolCallId: 'c-1' });
+    expect(seen).toHaveLength(3);
+    expect(new Set(seen).size).toBe(1);
+    seen.length = 0;
+    ToolCallListeners.wrap(failing(new Error('boom')), listener).call(undefined, { toolCallId: 'c-2' });
+    expect(seen).toHaveLength(3);
+    expect(new Set(seen).size).toBe(1);
+    expect(seen[0]).toMatchObject({ toolCallId: 'c-2' });
+  });
+
+  it('is not made for a listener with only onError when the call succeeds; a failure gets it whole', async () => {
+    const infos: unknown[] = [];
+    const listener: ToolCallListener = {
+      onError: (_context, name, _input, _error, call) => {
+        infos.push(call);
+        return `${name} failed`;
+      },
+    };
+    const ok = countingContext();
+    expect(await ToolCallListeners.wrap(asyncEcho, listener).call('a', ok.toolContext)).toBe('echo:a');
+    expect(ToolCallListeners.wrap(echo, listener).call('b', ok.toolContext)).toBe('echo:b');
+    // the delegate got the context as given; the decorator read none of its fields
+    expect(ok.reads).toEqual([]);
+    expect(infos).toEqual([]);
+
+    const ko = countingContext();
+    expect(ToolCallListeners.wrap(failing(new Error('boom')), listener).call(undefined, ko.toolContext)).toBe(
+      'failing failed',
+    );
+    expect(infos).toEqual([expect.objectContaining({ toolCallId: 'call-9', toolDefinition: { name: 'failing' } })]);
+    expect(ko.reads).toContain('toolCallId');
+  });
+
+  it('is read from toolContext before the tool runs when the listener has beforeCall', () => {
+    const toolContext: { toolCallId: string } = { toolCallId: 'before' };
+    const mutating = functionToolCallback({ name: 'mutating' }, (_input: unknown, context?: ToolContext) => {
+      (context as { toolCallId: string }).toolCallId = 'after';
+      return 1;
+    });
+    const ids: unknown[] = [];
+    const listener: ToolCallListener = {
+      beforeCall: (_name, _input, call) => ids.push(call.toolCallId),
+      afterCall: (_context, _name, _input, _result, call) => ids.push(call.toolCallId),
+      afterCompletion: (_context, _name, _input, call) => ids.push(call.toolCallId),
+    };
+    ToolCallListeners.wrap(mutating, listener).call(null, toolContext);
+    expect(toolContext.toolCallId).toBe('after');
+    expect(ids).toEqual(['before', 'before', 'before']);
+  });
+});
+
 describe('7. sync stays sync', () => {
   it('returns a plain value synchronously and fires the listener before returning', () => {
     const listener = recordingListener();

@@ -1,28 +1,54 @@
 import type { ToolCallInfo, ToolCallListener } from '../tool-call-listener.js';
+import type { ToolContext, ToolDefinition, ToolMetadata } from '../tool-callback.js';
+import { callInfo } from './call-info.js';
 import { recordFailureOutcome } from './call-outcome.js';
+import { toolNameOf } from './tool-name.js';
 
-/** What an invocation needs of the call it observes: its input, and the call itself (observe-call.ts). */
+/** What an invocation needs of the call it observes: what the listener is told of it (observe-call.ts). */
 export interface InvokedCall {
+  readonly definition: ToolDefinition;
+  readonly metadata: ToolMetadata;
   readonly input: unknown;
+  readonly toolContext?: ToolContext;
 }
 
 /**
- * The listener side of one invocation, after `beforeCall` returned: the guarded-block rules of
- * the reference design in one place, shared by the sync, Promise and stream paths.
+ * The listener side of one invocation: the guarded-block rules of the reference design in one
+ * place, shared by the sync, Promise and stream paths. `call` is the call observed: kept here so
+ * that a Promise's reactions can be bound to the invocation alone. An adapter's call is an object
+ * of its own (`CallInvocation`); the decorator's call is its invocation (one object per call).
+ *
+ * The name and the `ToolCallInfo` the listener gets are made when a hook first needs them, then
+ * kept (every hook of the invocation gets the same info object): a listener without `beforeCall`
+ * (one that only reports failures, say) costs no info object on a call that succeeds. Both are
+ * made by functions that never throw, so when they are made changes nothing else.
+ *
+ * One is made per call: its fields (and its subclasses') are assigned in the constructor, not
+ * defined as ES2022 class fields are (tsconfig.json `useDefineForClassFields: false`). On Node 20,
+ * defining them made a wrapped async call about 25 ns dearer (BENCHMARKS.md).
  */
-export class Invocation<Context, Call extends InvokedCall = InvokedCall> {
+export abstract class Invocation<Context, Call extends InvokedCall = InvokedCall> {
+  private context = undefined as Context;
   private completed = false;
+  private name: string | undefined = undefined;
+  private info: ToolCallInfo | undefined = undefined;
 
-  constructor(
-    private readonly listener: ToolCallListener<Context>,
-    private readonly context: Context,
-    private readonly toolName: string,
-    private readonly info: ToolCallInfo,
-    /** The call observed: kept here so that a Promise's reactions can be bound to the invocation alone. */
-    readonly call: Call,
-  ) {}
+  abstract readonly call: Call;
 
-  run<R>(body: () => R): R {
+  constructor(private readonly listener: ToolCallListener<Context>) {}
+
+  /** `beforeCall`, outside the guarded block (a throwing one keeps the tool from running); its context is kept. */
+  begin(): this {
+    this.context = this.listener.beforeCall?.(this.toolName(), this.call.input, this.callInfo()) as Context;
+    return this;
+  }
+
+  /** Whether the listener runs the tool itself (`runInContext`): only then is the tool made a function. */
+  runsInContext(): boolean {
+    return this.listener.runInContext !== undefined;
+  }
+
+  inContext<R>(body: () => R): R {
     const { listener } = this;
     return listener.runInContext ? listener.runInContext(this.context, body) : body();
   }
@@ -42,22 +68,22 @@ export class Invocation<Context, Call extends InvokedCall = InvokedCall> {
   }
 
   afterCall(result: unknown): void {
-    this.listener.afterCall?.(this.context, this.toolName, this.call.input, result, this.info);
+    this.listener.afterCall?.(this.context, this.toolName(), this.call.input, result, this.callInfo());
   }
 
   /** Returns the text reported to the model, or throws the original error (same identity). */
   fail(error: unknown): string {
     let reported: string | null | undefined;
     try {
-      reported = this.listener.onError?.(this.context, this.toolName, this.call.input, error, this.info);
+      reported = this.listener.onError?.(this.context, this.toolName(), this.call.input, error, this.callInfo());
     } catch (onErrorFailure) {
       // the onError error replaces the original: what propagates is an error, whatever was decided
-      recordFailureOutcome(this.info, 'rethrown');
+      recordFailureOutcome(this.callInfo(), 'rethrown');
       this.complete();
       throw onErrorFailure;
     }
     // recorded before afterCompletion: a listener learns there what the caller actually gets
-    recordFailureOutcome(this.info, typeof reported === 'string' ? 'reported' : 'rethrown');
+    recordFailureOutcome(this.callInfo(), typeof reported === 'string' ? 'reported' : 'rethrown');
     this.complete();
     if (typeof reported === 'string') return reported;
     throw error;
@@ -67,6 +93,29 @@ export class Invocation<Context, Call extends InvokedCall = InvokedCall> {
   complete(): void {
     if (this.completed) return;
     this.completed = true;
-    this.listener.afterCompletion?.(this.context, this.toolName, this.call.input, this.info);
+    this.listener.afterCompletion?.(this.context, this.toolName(), this.call.input, this.callInfo());
+  }
+
+  private toolName(): string {
+    if (this.name === undefined) this.name = toolNameOf(this.call.definition);
+    return this.name;
+  }
+
+  private callInfo(): ToolCallInfo {
+    if (this.info === undefined) {
+      const { call } = this;
+      this.info = callInfo(call.definition, call.metadata, call.toolContext);
+    }
+    return this.info;
+  }
+}
+
+/** The invocation of a call that is an object of its own (an adapter's). */
+export class CallInvocation<Context, Call extends InvokedCall> extends Invocation<Context, Call> {
+  constructor(
+    listener: ToolCallListener<Context>,
+    readonly call: Call,
+  ) {
+    super(listener);
   }
 }

@@ -1,15 +1,13 @@
 import type { ToolCallListener } from '../tool-call-listener.js';
 import type { ToolContext, ToolDefinition, ToolMetadata } from '../tool-callback.js';
-import { callInfo } from './call-info.js';
 import { type IdleCall, idleCall } from './idle-listener.js';
-import { Invocation } from './invocation.js';
+import { CallInvocation, type Invocation } from './invocation.js';
 import { isAsyncGenerator, isPromiseLike } from './is-async-iterable.js';
 import { observePromise } from './observe-promise.js';
 import { observeStream } from './observe-stream.js';
-import { toolNameOf } from './tool-name.js';
 
 /** The invocation of an observed call (the call kept on it). */
-type CallInvocation<Output, Reported, Context> = Invocation<Context, ObservedCall<Output, Reported>>;
+export type ObservedInvocation<Output, Reported, Context> = Invocation<Context, ObservedCall<Output, Reported>>;
 
 /** One call of a tool, as an adapter (or the decorator) knows it. */
 export interface ObservedCall<Output, Reported> {
@@ -52,27 +50,32 @@ export function observeCall<Output, Reported, Context>(
   call: ObservedCall<Output, Reported>,
   listener: ToolCallListener<Context>,
 ): Observed<Output, Reported> {
-  return observeCallNeeding(call, listener, idleCall(listener));
+  const idle = idleCall(listener);
+  // nothing to observe (idle-listener.ts): the call's own, and no invocation made
+  if (idle === 'nothing') return call.run() as Observed<Output, Reported>;
+  return observeInvocation(new CallInvocation(listener, call), idle);
 }
 
-/** `observeCall`, for a caller that asked the listener already what the call needs (idle-listener.ts). */
-export function observeCallNeeding<Output, Reported, Context>(
-  call: ObservedCall<Output, Reported>,
-  listener: ToolCallListener<Context>,
-  idle: IdleCall | undefined,
+/**
+ * `observeCall`, for an invocation made by the caller (the decorator's call is its own
+ * invocation), which asked the listener already what the call needs (idle-listener.ts).
+ */
+export function observeInvocation<Output, Reported, Context>(
+  invocation: ObservedInvocation<Output, Reported, Context>,
+  idle: Exclude<IdleCall, 'nothing'> | undefined,
 ): Observed<Output, Reported> {
-  if (idle === 'nothing') return call.run() as Observed<Output, Reported>;
-  if (idle === 'only-errors') return observeFailures(call, listener);
+  if (idle === 'only-errors') return observeFailures(invocation);
+  const { call } = invocation;
   // Outside the guarded block, as the reference: a throwing beforeCall keeps the tool from running.
-  const invocation = startInvocation(call, listener, true);
+  invocation.begin();
   let result: Output;
   try {
     // the tool as a function only for a listener that runs it (runInContext)
-    result = listener.runInContext === undefined ? call.run() : invocation.run(runOf(call));
+    result = invocation.runsInContext() ? invocation.inContext(runOf(call)) : call.run();
   } catch (error) {
     return call.report(invocation.fail(error)) as Observed<Output, Reported>;
   }
-  return observeResult(call, invocation, result);
+  return observeResult(invocation, result);
 }
 
 // Closures are made in functions of their own (here and below): V8 allocates a function's closure
@@ -83,23 +86,9 @@ function runOf<Output>(call: ObservedCall<Output, unknown>): () => Output {
   return () => call.run();
 }
 
-/** The invocation of one call: the name and call info the listener gets, and `beforeCall`'s context. */
-function startInvocation<Output, Reported, Context>(
-  call: ObservedCall<Output, Reported>,
-  listener: ToolCallListener<Context>,
-  withBeforeCall: boolean,
-): CallInvocation<Output, Reported, Context> {
-  const { definition } = call;
-  const toolName = toolNameOf(definition);
-  const info = callInfo(definition, call.metadata, call.toolContext);
-  const context = (withBeforeCall ? listener.beforeCall?.(toolName, call.input, info) : undefined) as Context;
-  return new Invocation(listener, context, toolName, info, call);
-}
-
 /** What the tool returned, observed in its own shape: a Promise, an async generator, or a value. */
 function observeResult<Output, Reported, Context>(
-  call: ObservedCall<Output, Reported>,
-  invocation: CallInvocation<Output, Reported, Context>,
+  invocation: ObservedInvocation<Output, Reported, Context>,
   result: Output,
 ): Observed<Output, Reported> {
   if (isPromiseLike(result)) {
@@ -107,9 +96,10 @@ function observeResult<Output, Reported, Context>(
   }
   // only async generators are streams: any other result, async iterable or not, is returned as is
   if (isAsyncGenerator(result)) {
+    const { call } = invocation;
     return observeStream(result, invocation, (text) => call.report(text)) as Observed<Output, Reported>;
   }
-  return settled(call, invocation, result as Awaited<Output>) as Observed<Output, Reported>;
+  return settled(invocation, result as Awaited<Output>) as Observed<Output, Reported>;
 }
 
 /**
@@ -117,24 +107,24 @@ function observeResult<Output, Reported, Context>(
  * them alive, and two bound functions weigh about half what two closures and their context do.
  */
 function observeSettlement<Output, Reported, Context>(
-  invocation: CallInvocation<Output, Reported, Context>,
+  invocation: ObservedInvocation<Output, Reported, Context>,
   result: PromiseLike<Awaited<Output>>,
 ): Promise<Awaited<Output> | Reported> {
-  const bound = invocation as AnyCallInvocation;
+  const bound = invocation as AnyInvocation;
   return observePromise(result, reactions.settled.bind(bound), reactions.failed.bind(bound)) as Promise<
     Awaited<Output> | Reported
   >;
 }
 
-type AnyCallInvocation = CallInvocation<unknown, unknown, unknown>;
+type AnyInvocation = ObservedInvocation<unknown, unknown, unknown>;
 
 // Methods, not named functions: tsx (esbuild's keepNames) redefines a named function's `name`, which
 // takes `bind` off its fast path (a µs a call); a method's name is its key, and is left alone.
 const reactions = {
-  settled(this: AnyCallInvocation, value: unknown): unknown {
-    return settled(this.call, this, value);
+  settled(this: AnyInvocation, value: unknown): unknown {
+    return settled(this, value);
   },
-  failed(this: AnyCallInvocation, error: unknown): unknown {
+  failed(this: AnyInvocation, error: unknown): unknown {
     return this.call.report(this.fail(error));
   },
 };
@@ -147,45 +137,34 @@ const reactions = {
  * (`failureOf`), takes the general path's steps.
  */
 function observeFailures<Output, Reported, Context>(
-  call: ObservedCall<Output, Reported>,
-  listener: ToolCallListener<Context>,
+  invocation: ObservedInvocation<Output, Reported, Context>,
 ): Observed<Output, Reported> {
+  const { call } = invocation;
   let result: Output;
   try {
     result = call.run();
   } catch (error) {
-    return failedIdle(call, listener, error) as Observed<Output, Reported>;
+    return call.report(invocation.fail(error)) as Observed<Output, Reported>;
   }
   if (call.failureOf === undefined) {
-    if (isPromiseLike(result)) return observeIdleRejection(call, listener, result) as Observed<Output, Reported>;
+    if (isPromiseLike(result)) {
+      // no `onValue`: the value is the caller's as it is; only a rejection reaches the listener
+      return observePromise(result, undefined, reactions.failed.bind(invocation as AnyInvocation)) as Observed<
+        Output,
+        Reported
+      >;
+    }
     if (!isAsyncGenerator(result)) return result as Observed<Output, Reported>;
   }
-  return observeResult(call, startInvocation(call, listener, false), result);
-}
-
-/** No `onValue`: the value is the caller's as it is; only a rejection reaches the listener. */
-function observeIdleRejection<Output, Reported, Context>(
-  call: ObservedCall<Output, Reported>,
-  listener: ToolCallListener<Context>,
-  result: PromiseLike<unknown>,
-): Promise<unknown> {
-  return observePromise(result, undefined, (error) => failedIdle(call, listener, error));
-}
-
-function failedIdle<Output, Reported, Context>(
-  call: ObservedCall<Output, Reported>,
-  listener: ToolCallListener<Context>,
-  error: unknown,
-): Reported {
-  return call.report(startInvocation(call, listener, false).fail(error));
+  return observeResult(invocation, result);
 }
 
 /** A value the tool gave: a success, or a failure in the result (`failureOf`); what the caller gets. */
 function settled<Output, Reported, Context>(
-  call: ObservedCall<Output, Reported>,
-  invocation: Invocation<Context>,
+  invocation: ObservedInvocation<Output, Reported, Context>,
   value: Awaited<Output>,
 ): Awaited<Output> | Reported {
+  const { call } = invocation;
   const failure = call.failureOf?.(value);
   if (failure !== undefined) {
     try {
