@@ -1,7 +1,6 @@
 import { compositeListener } from './composite-listener.js';
 import { idleCall } from './internal/idle-listener.js';
-import { Invocation } from './internal/invocation.js';
-import { type Observed, type ObservedCall, observeInvocation } from './internal/observe-call.js';
+import { type Observed, type ObservedCall, observeCallNeeding } from './internal/observe-call.js';
 import { assertListener, assertToolCallback, describe } from './internal/validate.js';
 import type { ToolCallListener } from './tool-call-listener.js';
 import type { ToolCallback, ToolContext, ToolDefinition, ToolMetadata } from './tool-callback.js';
@@ -36,31 +35,20 @@ class ListenedToolCallback<Input, Output, Context> implements ToolCallback<Input
     const idle = idleCall(listener);
     // nothing to observe (idle-listener.ts): the delegate's own call, not even its definition read
     if (idle === 'nothing') return delegate.call(toolInput, toolContext) as ListenedOutput<Output>;
-    return observeInvocation(new DelegateCall(listener, delegate, toolInput, toolContext), idle);
+    return observeCallNeeding(new DelegateCall(delegate, toolInput, toolContext), listener, idle);
   }
 }
 
-/**
- * One call of the decorator's delegate, as `observeInvocation` takes it: the call and its
- * invocation in one object (an adapter's call is an object of its own; the decorator's can be
- * the invocation, one allocation a call instead of two), its `run` a method.
- */
-class DelegateCall<Input, Output, Context>
-  extends Invocation<Context, DelegateCall<Input, Output, Context>>
-  implements ObservedCall<Output, string>
-{
-  readonly call: DelegateCall<Input, Output, Context>;
+/** One call of the decorator's delegate, as `observeCall` takes it: one object, its `run` a method. */
+class DelegateCall<Input, Output> implements ObservedCall<Output, string> {
   readonly definition: ToolDefinition;
   readonly metadata: ToolMetadata;
 
   constructor(
-    listener: ToolCallListener<Context>,
     private readonly delegate: ToolCallback<Input, Output>,
     readonly input: Input,
     readonly toolContext: ToolContext | undefined,
   ) {
-    super(listener);
-    this.call = this;
     this.definition = delegate.getToolDefinition();
     this.metadata = delegate.getToolMetadata();
   }

@@ -14,28 +14,28 @@ export interface InvokedCall {
 
 /**
  * The listener side of one invocation: the guarded-block rules of the reference design in one
- * place, shared by the sync, Promise and stream paths. `call` is the call observed: kept here so
- * that a Promise's reactions can be bound to the invocation alone. An adapter's call is an object
- * of its own (`CallInvocation`); the decorator's call is its invocation (one object per call).
+ * place, shared by the sync, Promise and stream paths.
  *
  * The name and the `ToolCallInfo` the listener gets are made when a hook first needs them, then
  * kept (every hook of the invocation gets the same info object): a listener without `beforeCall`
  * (one that only reports failures, say) costs no info object on a call that succeeds. Both are
  * made by functions that never throw, so when they are made changes nothing else.
  *
- * One is made per call: its fields (and its subclasses') are assigned in the constructor, not
- * defined as ES2022 class fields are (tsconfig.json `useDefineForClassFields: false`). On Node 20,
- * defining them made a wrapped async call about 25 ns dearer (BENCHMARKS.md).
+ * One is made per call: its fields are assigned in the constructor, not defined as ES2022 class
+ * fields are (tsconfig.json `useDefineForClassFields: false`). On Node 20, defining them made a
+ * wrapped async call about 25 ns dearer (BENCHMARKS.md).
  */
-export abstract class Invocation<Context, Call extends InvokedCall = InvokedCall> {
+export class Invocation<Context, Call extends InvokedCall = InvokedCall> {
   private context = undefined as Context;
   private completed = false;
   private name: string | undefined = undefined;
   private info: ToolCallInfo | undefined = undefined;
 
-  abstract readonly call: Call;
-
-  constructor(private readonly listener: ToolCallListener<Context>) {}
+  constructor(
+    private readonly listener: ToolCallListener<Context>,
+    /** The call observed: kept here so that a Promise's reactions can be bound to the invocation alone. */
+    readonly call: Call,
+  ) {}
 
   /** `beforeCall`, outside the guarded block (a throwing one keeps the tool from running); its context is kept. */
   begin(): this {
@@ -48,7 +48,7 @@ export abstract class Invocation<Context, Call extends InvokedCall = InvokedCall
     return this.listener.runInContext !== undefined;
   }
 
-  inContext<R>(body: () => R): R {
+  run<R>(body: () => R): R {
     const { listener } = this;
     return listener.runInContext ? listener.runInContext(this.context, body) : body();
   }
@@ -107,15 +107,5 @@ export abstract class Invocation<Context, Call extends InvokedCall = InvokedCall
       this.info = callInfo(call.definition, call.metadata, call.toolContext);
     }
     return this.info;
-  }
-}
-
-/** The invocation of a call that is an object of its own (an adapter's). */
-export class CallInvocation<Context, Call extends InvokedCall> extends Invocation<Context, Call> {
-  constructor(
-    listener: ToolCallListener<Context>,
-    readonly call: Call,
-  ) {
-    super(listener);
   }
 }

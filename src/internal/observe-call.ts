@@ -1,13 +1,13 @@
 import type { ToolCallListener } from '../tool-call-listener.js';
 import type { ToolContext, ToolDefinition, ToolMetadata } from '../tool-callback.js';
 import { type IdleCall, idleCall } from './idle-listener.js';
-import { CallInvocation, type Invocation } from './invocation.js';
+import { Invocation } from './invocation.js';
 import { isAsyncGenerator, isPromiseLike } from './is-async-iterable.js';
 import { observePromise } from './observe-promise.js';
 import { observeStream } from './observe-stream.js';
 
 /** The invocation of an observed call (the call kept on it). */
-export type ObservedInvocation<Output, Reported, Context> = Invocation<Context, ObservedCall<Output, Reported>>;
+type CallInvocation<Output, Reported, Context> = Invocation<Context, ObservedCall<Output, Reported>>;
 
 /** One call of a tool, as an adapter (or the decorator) knows it. */
 export interface ObservedCall<Output, Reported> {
@@ -50,32 +50,27 @@ export function observeCall<Output, Reported, Context>(
   call: ObservedCall<Output, Reported>,
   listener: ToolCallListener<Context>,
 ): Observed<Output, Reported> {
-  const idle = idleCall(listener);
-  // nothing to observe (idle-listener.ts): the call's own, and no invocation made
-  if (idle === 'nothing') return call.run() as Observed<Output, Reported>;
-  return observeInvocation(new CallInvocation(listener, call), idle);
+  return observeCallNeeding(call, listener, idleCall(listener));
 }
 
-/**
- * `observeCall`, for an invocation made by the caller (the decorator's call is its own
- * invocation), which asked the listener already what the call needs (idle-listener.ts).
- */
-export function observeInvocation<Output, Reported, Context>(
-  invocation: ObservedInvocation<Output, Reported, Context>,
-  idle: Exclude<IdleCall, 'nothing'> | undefined,
+/** `observeCall`, for a caller that asked the listener already what the call needs (idle-listener.ts). */
+export function observeCallNeeding<Output, Reported, Context>(
+  call: ObservedCall<Output, Reported>,
+  listener: ToolCallListener<Context>,
+  idle: IdleCall | undefined,
 ): Observed<Output, Reported> {
-  if (idle === 'only-errors') return observeFailures(invocation);
-  const { call } = invocation;
+  if (idle === 'nothing') return call.run() as Observed<Output, Reported>;
+  if (idle === 'only-errors') return observeFailures(call, listener);
   // Outside the guarded block, as the reference: a throwing beforeCall keeps the tool from running.
-  invocation.begin();
+  const invocation = startInvocation(call, listener, true);
   let result: Output;
   try {
     // the tool as a function only for a listener that runs it (runInContext)
-    result = invocation.runsInContext() ? invocation.inContext(runOf(call)) : call.run();
+    result = listener.runInContext === undefined ? call.run() : invocation.run(runOf(call));
   } catch (error) {
     return call.report(invocation.fail(error)) as Observed<Output, Reported>;
   }
-  return observeResult(invocation, result);
+  return observeResult(call, invocation, result);
 }
 
 // Closures are made in functions of their own (here and below): V8 allocates a function's closure
@@ -86,9 +81,20 @@ function runOf<Output>(call: ObservedCall<Output, unknown>): () => Output {
   return () => call.run();
 }
 
+/** The invocation of one call, after `beforeCall` when `withBeforeCall` (invocation.ts). */
+function startInvocation<Output, Reported, Context>(
+  call: ObservedCall<Output, Reported>,
+  listener: ToolCallListener<Context>,
+  withBeforeCall: boolean,
+): CallInvocation<Output, Reported, Context> {
+  const invocation: CallInvocation<Output, Reported, Context> = new Invocation(listener, call);
+  return withBeforeCall ? invocation.begin() : invocation;
+}
+
 /** What the tool returned, observed in its own shape: a Promise, an async generator, or a value. */
 function observeResult<Output, Reported, Context>(
-  invocation: ObservedInvocation<Output, Reported, Context>,
+  call: ObservedCall<Output, Reported>,
+  invocation: CallInvocation<Output, Reported, Context>,
   result: Output,
 ): Observed<Output, Reported> {
   if (isPromiseLike(result)) {
@@ -96,10 +102,9 @@ function observeResult<Output, Reported, Context>(
   }
   // only async generators are streams: any other result, async iterable or not, is returned as is
   if (isAsyncGenerator(result)) {
-    const { call } = invocation;
     return observeStream(result, invocation, (text) => call.report(text)) as Observed<Output, Reported>;
   }
-  return settled(invocation, result as Awaited<Output>) as Observed<Output, Reported>;
+  return settled(call, invocation, result as Awaited<Output>) as Observed<Output, Reported>;
 }
 
 /**
@@ -107,24 +112,24 @@ function observeResult<Output, Reported, Context>(
  * them alive, and two bound functions weigh about half what two closures and their context do.
  */
 function observeSettlement<Output, Reported, Context>(
-  invocation: ObservedInvocation<Output, Reported, Context>,
+  invocation: CallInvocation<Output, Reported, Context>,
   result: PromiseLike<Awaited<Output>>,
 ): Promise<Awaited<Output> | Reported> {
-  const bound = invocation as AnyInvocation;
+  const bound = invocation as AnyCallInvocation;
   return observePromise(result, reactions.settled.bind(bound), reactions.failed.bind(bound)) as Promise<
     Awaited<Output> | Reported
   >;
 }
 
-type AnyInvocation = ObservedInvocation<unknown, unknown, unknown>;
+type AnyCallInvocation = CallInvocation<unknown, unknown, unknown>;
 
 // Methods, not named functions: tsx (esbuild's keepNames) redefines a named function's `name`, which
 // takes `bind` off its fast path (a µs a call); a method's name is its key, and is left alone.
 const reactions = {
-  settled(this: AnyInvocation, value: unknown): unknown {
-    return settled(this, value);
+  settled(this: AnyCallInvocation, value: unknown): unknown {
+    return settled(this.call, this, value);
   },
-  failed(this: AnyInvocation, error: unknown): unknown {
+  failed(this: AnyCallInvocation, error: unknown): unknown {
     return this.call.report(this.fail(error));
   },
 };
@@ -137,34 +142,45 @@ const reactions = {
  * (`failureOf`), takes the general path's steps.
  */
 function observeFailures<Output, Reported, Context>(
-  invocation: ObservedInvocation<Output, Reported, Context>,
+  call: ObservedCall<Output, Reported>,
+  listener: ToolCallListener<Context>,
 ): Observed<Output, Reported> {
-  const { call } = invocation;
   let result: Output;
   try {
     result = call.run();
   } catch (error) {
-    return call.report(invocation.fail(error)) as Observed<Output, Reported>;
+    return failedIdle(call, listener, error) as Observed<Output, Reported>;
   }
   if (call.failureOf === undefined) {
-    if (isPromiseLike(result)) {
-      // no `onValue`: the value is the caller's as it is; only a rejection reaches the listener
-      return observePromise(result, undefined, reactions.failed.bind(invocation as AnyInvocation)) as Observed<
-        Output,
-        Reported
-      >;
-    }
+    if (isPromiseLike(result)) return observeIdleRejection(call, listener, result) as Observed<Output, Reported>;
     if (!isAsyncGenerator(result)) return result as Observed<Output, Reported>;
   }
-  return observeResult(invocation, result);
+  return observeResult(call, startInvocation(call, listener, false), result);
+}
+
+/** No `onValue`: the value is the caller's as it is; only a rejection reaches the listener. */
+function observeIdleRejection<Output, Reported, Context>(
+  call: ObservedCall<Output, Reported>,
+  listener: ToolCallListener<Context>,
+  result: PromiseLike<unknown>,
+): Promise<unknown> {
+  return observePromise(result, undefined, (error) => failedIdle(call, listener, error));
+}
+
+function failedIdle<Output, Reported, Context>(
+  call: ObservedCall<Output, Reported>,
+  listener: ToolCallListener<Context>,
+  error: unknown,
+): Reported {
+  return call.report(startInvocation(call, listener, false).fail(error));
 }
 
 /** A value the tool gave: a success, or a failure in the result (`failureOf`); what the caller gets. */
 function settled<Output, Reported, Context>(
-  invocation: ObservedInvocation<Output, Reported, Context>,
+  call: ObservedCall<Output, Reported>,
+  invocation: Invocation<Context>,
   value: Awaited<Output>,
 ): Awaited<Output> | Reported {
-  const { call } = invocation;
   const failure = call.failureOf?.(value);
   if (failure !== undefined) {
     try {

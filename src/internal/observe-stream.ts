@@ -74,7 +74,7 @@ export function observeStream<Context, Reported>(
     let step: Step;
     let done: unknown;
     try {
-      step = (await invocation.inContext(produce)) as Step;
+      step = (await invocation.run(produce)) as Step;
       // not an object, or a `done` getter that throws: unwrapped, the consumer gets a TypeError (or
       // that getter's error) as well, and here the invocation must still end
       if (step === null || (typeof step !== 'object' && typeof step !== 'function')) {
@@ -103,7 +103,7 @@ export function observeStream<Context, Reported>(
         if (!finished) {
           finished = true;
           try {
-            await invocation.inContext(() => source.return(value));
+            await invocation.run(() => source.return(value));
           } finally {
             invocation.complete();
           }
