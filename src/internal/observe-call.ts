@@ -87,8 +87,7 @@ function startInvocation<Output, Reported, Context>(
   listener: ToolCallListener<Context>,
   withBeforeCall: boolean,
 ): CallInvocation<Output, Reported, Context> {
-  const invocation: CallInvocation<Output, Reported, Context> = new Invocation(listener, call);
-  return withBeforeCall ? invocation.begin() : invocation;
+  return Invocation.start(listener, call, withBeforeCall);
 }
 
 /** What the tool returned, observed in its own shape: a Promise, an async generator, or a value. */
