@@ -19,7 +19,8 @@ export interface InvokedCall {
  * The name and the `ToolCallInfo` the listener gets are made for `beforeCall`, or, for a listener
  * without it, when a hook first needs them; then kept (every hook of the invocation gets the same
  * info object): a listener with only `onError` costs no info object on a call that succeeds. Both
- * are made by functions that never throw, so when they are made changes nothing else.
+ * are made by functions that never throw: made late, they change only when `toolContext`'s fields
+ * are read (docs/listener-api.md).
  *
  * One is made per call: its fields are assigned in the constructor, not defined as ES2022 class
  * fields are (tsconfig.json `useDefineForClassFields: false`). On Node 20, defining them made a
