@@ -54,7 +54,7 @@ export class Invocation<Context, Call extends InvokedCall = InvokedCall> {
       return new Invocation(listener, call, undefined as Context, undefined, undefined);
     }
     const name = toolNameOf(call.definition);
-    const info = callInfo(call.definition, call.metadata, call.toolContext);
+    const info = callInfoOf(call);
     const context = listener.beforeCall(name, call.input, info);
     return new Invocation(listener, call, context, name, info);
   }
@@ -113,10 +113,11 @@ export class Invocation<Context, Call extends InvokedCall = InvokedCall> {
   }
 
   private callInfo(): ToolCallInfo {
-    if (this.info === undefined) {
-      const { call } = this;
-      this.info = callInfo(call.definition, call.metadata, call.toolContext);
-    }
+    if (this.info === undefined) this.info = callInfoOf(this.call);
     return this.info;
   }
+}
+
+function callInfoOf(call: InvokedCall): ToolCallInfo {
+  return callInfo(call.definition, call.metadata, call.toolContext);
 }

@@ -50,19 +50,23 @@ export function observeCall<Output, Reported, Context>(
   call: ObservedCall<Output, Reported>,
   listener: ToolCallListener<Context>,
 ): Observed<Output, Reported> {
-  return observeCallNeeding(call, listener, idleCall(listener));
+  const idle = idleCall(listener);
+  if (idle === 'nothing') return call.run() as Observed<Output, Reported>;
+  return observeCallNeeding(call, listener, idle);
 }
 
-/** `observeCall`, for a caller that asked the listener already what the call needs (idle-listener.ts). */
+/**
+ * `observeCall`, for a caller that asked the listener already what the call needs (idle-listener.ts)
+ * and took the `'nothing'` answer itself (the decorator calls its delegate before describing the call).
+ */
 export function observeCallNeeding<Output, Reported, Context>(
   call: ObservedCall<Output, Reported>,
   listener: ToolCallListener<Context>,
-  idle: IdleCall | undefined,
+  idle: Exclude<IdleCall, 'nothing'> | undefined,
 ): Observed<Output, Reported> {
-  if (idle === 'nothing') return call.run() as Observed<Output, Reported>;
   if (idle === 'only-errors') return observeFailures(call, listener);
   // Outside the guarded block, as the reference: a throwing beforeCall keeps the tool from running.
-  const invocation = startInvocation(call, listener, true);
+  const invocation: CallInvocation<Output, Reported, Context> = Invocation.start(listener, call, true);
   let result: Output;
   try {
     // the tool as a function only for a listener that runs it (runInContext)
@@ -79,15 +83,6 @@ export function observeCallNeeding<Output, Reported, Context>(
 /** `call.run` as a function, for `runInContext`. */
 function runOf<Output>(call: ObservedCall<Output, unknown>): () => Output {
   return () => call.run();
-}
-
-/** The invocation of one call, after `beforeCall` when `withBeforeCall` (invocation.ts). */
-function startInvocation<Output, Reported, Context>(
-  call: ObservedCall<Output, Reported>,
-  listener: ToolCallListener<Context>,
-  withBeforeCall: boolean,
-): CallInvocation<Output, Reported, Context> {
-  return Invocation.start(listener, call, withBeforeCall);
 }
 
 /** What the tool returned, observed in its own shape: a Promise, an async generator, or a value. */
@@ -154,7 +149,7 @@ function observeFailures<Output, Reported, Context>(
     if (isPromiseLike(result)) return observeIdleRejection(call, listener, result) as Observed<Output, Reported>;
     if (!isAsyncGenerator(result)) return result as Observed<Output, Reported>;
   }
-  return observeResult(call, startInvocation(call, listener, false), result);
+  return observeResult(call, Invocation.start(listener, call, false), result);
 }
 
 /** No `onValue`: the value is the caller's as it is; only a rejection reaches the listener. */
@@ -171,7 +166,7 @@ function failedIdle<Output, Reported, Context>(
   listener: ToolCallListener<Context>,
   error: unknown,
 ): Reported {
-  return call.report(startInvocation(call, listener, false).fail(error));
+  return call.report(Invocation.start(listener, call, false).fail(error));
 }
 
 /** A value the tool gave: a success, or a failure in the result (`failureOf`); what the caller gets. */
