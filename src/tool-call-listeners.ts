@@ -1,6 +1,7 @@
 import { compositeListener } from './composite-listener.js';
 import { idleCall } from './internal/idle-listener.js';
 import { type Observed, type ObservedCall, observeCallNeeding } from './internal/observe-call.js';
+import { UNNAMED_TOOL } from './internal/tool-name.js';
 import { assertListener, assertToolCallback, describe } from './internal/validate.js';
 import type { ToolCallListener } from './tool-call-listener.js';
 import type { ToolCallback, ToolContext, ToolDefinition, ToolMetadata } from './tool-callback.js';
@@ -49,8 +50,8 @@ class DelegateCall<Input, Output> implements ObservedCall<Output, string> {
     readonly input: Input,
     readonly toolContext: ToolContext | undefined,
   ) {
-    this.definition = delegate.getToolDefinition();
-    this.metadata = delegate.getToolMetadata();
+    this.definition = definitionOf(delegate);
+    this.metadata = metadataOf(delegate);
   }
 
   run(): Output {
@@ -61,6 +62,35 @@ class DelegateCall<Input, Output> implements ObservedCall<Output, string> {
     return text;
   }
 }
+
+/**
+ * The delegate's definition, read for the listener. A `getToolDefinition()` that throws (or returns
+ * no object) is the tool's own business: the tool still runs as it would unwrapped, and the call is
+ * observed as `[unnamed tool]`. A function of its own, so that the try stays out of the constructor.
+ */
+function definitionOf(delegate: ToolCallback<never, unknown>): ToolDefinition {
+  try {
+    const definition = delegate.getToolDefinition();
+    if (definition !== null && typeof definition === 'object') return definition;
+  } catch {
+    // below
+  }
+  return UNREADABLE_DEFINITION;
+}
+
+/** The delegate's metadata, as `definitionOf`: none when `getToolMetadata()` throws. */
+function metadataOf(delegate: ToolCallback<never, unknown>): ToolMetadata {
+  try {
+    const metadata = delegate.getToolMetadata();
+    if (metadata !== null && typeof metadata === 'object') return metadata;
+  } catch {
+    // below
+  }
+  return NO_METADATA;
+}
+
+const UNREADABLE_DEFINITION: ToolDefinition = Object.freeze({ name: UNNAMED_TOOL });
+const NO_METADATA: ToolMetadata = Object.freeze({});
 
 function wrap<Input, Output, Context = unknown>(
   callback: ToolCallback<Input, Output>,

@@ -1,3 +1,5 @@
+import type { Attributes, AttributeValue } from '@opentelemetry/api';
+
 const ELLIPSIS = '…';
 
 /**
@@ -28,4 +30,64 @@ export function sliceWellFormed(text: string, end: number): string {
 /** A metric attribute value within `MAX_ATTRIBUTE_LENGTH`. */
 export function boundedAttribute(text: string): string {
   return text.length > MAX_ATTRIBUTE_LENGTH ? truncate(text, MAX_ATTRIBUTE_LENGTH) : text;
+}
+
+/**
+ * Bound on `gen_ai.tool.description` (a span attribute only): real descriptions are a few hundred
+ * characters, an MCP server's may run to a few KB; the span keeps the start of a longer one.
+ */
+export const MAX_DESCRIPTION_LENGTH = 1024;
+/** At most this many adapter-supplied attributes are kept on a span (`ToolCallInfo.attributes`)... */
+export const MAX_EXTRA_ATTRIBUTES = 32;
+/** ...out of at most this many keys looked at: the work is bounded whatever the object holds. */
+const MAX_EXTRA_KEYS_READ = 256;
+
+type Scalar = string | number | boolean;
+
+/**
+ * The one way a value from a peer or the app (a tool description, an adapter's attribute, a
+ * request id) becomes an attribute value: a string cut to `maxLength`, a finite number, a boolean,
+ * or an array of one of those (at most `MAX_EXTRA_ATTRIBUTES` elements, each bounded, those of
+ * another type than the first left out: OpenTelemetry takes homogeneous arrays only); anything else
+ * is no attribute (`undefined`). Messages take `errorMessageOf` instead.
+ */
+export function boundedValue(value: unknown, maxLength = MAX_ATTRIBUTE_LENGTH): AttributeValue | undefined {
+  if (!Array.isArray(value)) return boundedScalar(value, maxLength);
+  const bounded: Scalar[] = [];
+  for (const element of value.slice(0, MAX_EXTRA_ATTRIBUTES)) {
+    const scalar = boundedScalar(element, maxLength);
+    if (scalar !== undefined && (bounded.length === 0 || typeof scalar === typeof bounded[0])) bounded.push(scalar);
+  }
+  return bounded as AttributeValue;
+}
+
+function boundedScalar(value: unknown, maxLength: number): Scalar | undefined {
+  if (typeof value === 'string') return value.length > maxLength ? truncate(value, maxLength) : value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  return typeof value === 'boolean' ? value : undefined;
+}
+
+/**
+ * `ToolCallInfo.attributes` as span attributes: at most `MAX_EXTRA_ATTRIBUTES` own enumerable keys
+ * of at most `MAX_ATTRIBUTE_LENGTH` characters, each value through `boundedValue`. Never throws: an
+ * object whose keys or getters throw gives what could be read before.
+ */
+export function boundedAttributes(attributes: unknown): Attributes | undefined {
+  if (attributes === null || typeof attributes !== 'object') return undefined;
+  const bounded: Attributes = {};
+  let kept = 0;
+  let read = 0;
+  try {
+    for (const key of Object.keys(attributes)) {
+      if (++read > MAX_EXTRA_KEYS_READ) break;
+      if (key.length > MAX_ATTRIBUTE_LENGTH) continue;
+      const value = boundedValue((attributes as Record<string, unknown>)[key]);
+      if (value === undefined) continue;
+      bounded[key] = value;
+      if (++kept === MAX_EXTRA_ATTRIBUTES) break;
+    }
+  } catch {
+    // a Proxy or a throwing getter: the attributes read so far
+  }
+  return bounded;
 }

@@ -24,13 +24,14 @@ import { IDLE_CALL, type IdleCall } from '../internal/idle-listener.js';
 import { logger } from '../internal/logger.js';
 import type { ToolCallInfo, ToolCallListener } from '../tool-call-listener.js';
 import { VERSION } from '../version.js';
-import { boundedAttribute } from './bounded-text.js';
+import { boundedAttribute, boundedAttributes, boundedValue, MAX_DESCRIPTION_LENGTH } from './bounded-text.js';
 import { captureContent } from './content-capture.js';
 import { decideErrorPolicy } from './error-policy.js';
 import { isErrorLike } from './error-type.js';
 import { MetricAttributes } from './metric-attributes.js';
 import {
   closeToolCall,
+  contextWithToolCall,
   type OpenToolCall,
   type OuterToolCall,
   openToolCall,
@@ -85,11 +86,14 @@ interface ToolCallSpanState extends OpenToolCall {
   /** The context the call started in: the metrics are recorded in it. */
   readonly parent: Context;
   /**
-   * The tool body runs in `parent` with the span set (not for a span with an invalid context: no SDK,
-   * or a joined call). That context is made when the body runs, not kept: a call in flight would
-   * hold one more context object (about 0.4 KB, with its closures and map) until it settles.
+   * Where the tool body runs: `'span'`, in `parent` with the span set; `'context'`, for a span with an
+   * invalid context (no tracer provider), in `parent` with the call open in it, so that a call nested
+   * in it (the same call observed by a second layer) still joins it and counts once; `'caller'`, in
+   * the caller's context (a joined call: the outer call's context is already there). That context is
+   * made when the body runs, not kept: a call in flight would hold one more context object (about
+   * 0.4 KB, with its closures and map) until it settles.
    */
-  runsInSpan: boolean;
+  runsIn: 'span' | 'context' | 'caller';
   /** `performance.now()` at the start; the span gets the same start and end as the histogram. */
   readonly startTime: number;
   /** The span's start (span-time.ts): its end is this plus the histogram's duration. */
@@ -189,24 +193,28 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     const name = nameOf(toolName);
     try {
       const { options } = this;
-      const explicitType = attributeText(call.attributes?.[ATTR_GEN_AI_TOOL_TYPE]);
-      const toolType = explicitType === undefined ? GEN_AI_TOOL_TYPE_VALUE_FUNCTION : boundedAttribute(explicitType);
+      // what an adapter (or the app's toolContext) adds: bounded once, for the span and its joins
+      const extra = call.attributes === undefined ? undefined : boundedAttributes(call.attributes);
+      const explicitType = attributeText(extra?.[ATTR_GEN_AI_TOOL_TYPE]);
+      const toolType = explicitType ?? GEN_AI_TOOL_TYPE_VALUE_FUNCTION;
       const startTime = clock.now();
       const parent = context.active();
       // the state is the call's identity too (what tells it from a call it is nested in)
       const state = callState(name, call, toolInput, toolType, startTime, parent);
       const outer = options.keepNestedSpans ? undefined : outerToolCall(parent, state);
-      if (outer !== undefined) return this.join(outer, state, call, explicitType !== undefined);
+      if (outer !== undefined) return this.join(outer, state, call, extra, explicitType !== undefined);
       // read only for a span of its own: a call that joins one does not end it
       state.spanStartTime = wallClockNow();
-      const span = this.startSpan(state, call, parent);
+      const span = this.startSpan(state, call, extra, parent);
       state.span = span;
       this.captureArguments(span, name, toolInput);
-      // no SDK (or no valid parent): the span has an invalid context, and the caller's context is as good
+      // a call nested in this one (the same tool observed twice) joins it while it is open: through
+      // its span, or, with no tracer provider (an invalid span context), through the body's context
       if (hasValidContext(span)) {
-        state.runsInSpan = true;
-        // a call nested in this one (the same tool observed twice) joins this span while it is open
+        state.runsIn = 'span';
         openToolCall(span, state);
+      } else {
+        state.runsIn = 'context';
       }
       // the event object only for a hook that is set
       if (options.onSpanStart !== undefined) {
@@ -224,9 +232,14 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
    * call's protocol asks (span-shape.ts). A tracer that throws (a span processor whose onStart
    * throws) gives a span that records nothing: metrics must not depend on tracing.
    */
-  private startSpan(state: ToolCallSpanState, call: ToolCallInfo, parent: Context): Span {
+  private startSpan(
+    state: ToolCallSpanState,
+    call: ToolCallInfo,
+    extra: Attributes | undefined,
+    parent: Context,
+  ): Span {
     const { toolName: name, spanStartTime: startTime } = state;
-    const attributes = this.spanAttributes(name, call, state.toolType);
+    const attributes = this.spanAttributes(name, call, state.toolType, extra);
     try {
       if (call.remote === undefined) {
         return this.tracer.startSpan(this.spanName(name), { kind: SpanKind.INTERNAL, attributes, startTime }, parent);
@@ -250,24 +263,32 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     return this.lastSpanName.spanName;
   }
 
-  /** The attributes of the call's span at its start (GenAI semantic conventions, `execute_tool`). */
-  private spanAttributes(name: string, call: ToolCallInfo, toolType: string): Attributes {
+  /**
+   * The attributes of the call's span at its start (GenAI semantic conventions, `execute_tool`);
+   * `extra`, the adapter's attributes, bounded (bounded-text.ts).
+   */
+  private spanAttributes(
+    name: string,
+    call: ToolCallInfo,
+    toolType: string,
+    extra: Attributes | undefined,
+  ): Attributes {
     // one literal for the usual call (no adapter attributes): its properties in one shape
     const attributes: Attributes =
-      call.attributes === undefined
+      extra === undefined
         ? {
             [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
             [ATTR_GEN_AI_TOOL_NAME]: name,
             [ATTR_GEN_AI_TOOL_TYPE]: toolType,
           }
         : {
-            ...call.attributes,
+            ...extra,
             [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
             [ATTR_GEN_AI_TOOL_NAME]: name,
             [ATTR_GEN_AI_TOOL_TYPE]: toolType,
           };
     if (call.toolCallId !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ID] = call.toolCallId;
-    const description = attributeText(call.toolDefinition?.description);
+    const description = descriptionOf(call);
     if (description !== undefined) attributes[ATTR_GEN_AI_TOOL_DESCRIPTION] = description;
     if (this.agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = this.agentName;
     return attributes;
@@ -283,6 +304,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     outer: OuterToolCall,
     state: ToolCallSpanState,
     call: ToolCallInfo,
+    extra: Attributes | undefined,
     explicitType: boolean,
   ): ToolCallSpanState {
     const { span } = outer;
@@ -291,17 +313,20 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     // a remote call's (an MCP client's) attributes on the span, and for its protocol's duration metric
     const shapeAttributes = call.remote === undefined ? undefined : spanShape(name, call).attributes;
     if (shapeAttributes !== undefined) {
-      state.remoteAttributes = { ...this.spanAttributes(name, call, toolType), ...shapeAttributes };
+      state.remoteAttributes = { ...this.spanAttributes(name, call, toolType, extra), ...shapeAttributes };
     }
     if (span.isRecording()) {
       try {
-        if (call.attributes !== undefined) span.setAttributes(call.attributes);
+        if (extra !== undefined) span.setAttributes(extra);
         if (shapeAttributes !== undefined) span.setAttributes(shapeAttributes);
       } catch (error) {
         logger.error(`could not add the attributes of '${name}' to the span it joined`, error);
       }
       this.captureArguments(span, name, state.toolInput);
     }
+    // another instrumentation's span: this call is open on it, so that the tool calling itself
+    // inside it is told from a second layer (outer-tool-call.ts), as under a span of this package
+    if (outer.owner === 'other') openToolCall(span, state);
     state.span = span;
     state.joined = outer;
     return state;
@@ -322,7 +347,12 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
   }
 
   runInContext<R>(state: ToolCallSpanState | undefined, run: () => R): R {
-    return state?.runsInSpan === true ? context.with(trace.setSpan(state.parent, state.span), run) : run();
+    if (state === undefined || state.runsIn === 'caller') return run();
+    const { parent, span } = state;
+    return context.with(
+      state.runsIn === 'span' ? trace.setSpan(parent, span) : contextWithToolCall(parent, state, span),
+      run,
+    );
   }
 
   afterCall(state: ToolCallSpanState | undefined, toolName: string, _input: unknown, result: unknown): void {
@@ -388,13 +418,15 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
           ...(errorType === undefined ? { result: state.result } : { error: state.error }),
         });
       }
-      closeToolCall(span);
+      closeToolCall(span, state);
       // each in its own guard: a span processor whose onEnd throws must not cost the metrics
       try {
         span.end(addMillis(state.spanStartTime, endTime - startTime));
       } catch (error) {
         logger.error(`could not end the span of '${name}'`, error);
       }
+    } else if (joined.owner === 'other') {
+      closeToolCall(span, state);
     }
     state.completed = true;
     try {
@@ -558,7 +590,7 @@ function callState(
     side: remoteSide(call),
     span: NO_SPAN,
     parent,
-    runsInSpan: false,
+    runsIn: 'caller',
     startTime,
     spanStartTime: NO_TIME,
     toolType,
@@ -587,6 +619,19 @@ function remoteSide(call: ToolCallInfo): 'client' | 'server' | undefined {
 function hasValidContext(span: Span): boolean {
   const { traceId, spanId } = span.spanContext();
   return traceId !== INVALID_TRACEID && spanId !== INVALID_SPANID;
+}
+
+/** `gen_ai.tool.description`: the app's (or a peer's) text, bounded; a getter that throws gives none. */
+function descriptionOf(call: ToolCallInfo): string | undefined {
+  let description: unknown;
+  try {
+    description = call.toolDefinition?.description;
+  } catch {
+    return undefined;
+  }
+  return typeof description === 'string' && description.length > 0
+    ? (boundedValue(description, MAX_DESCRIPTION_LENGTH) as string)
+    : undefined;
 }
 
 function attributeText(value: unknown): string | undefined {

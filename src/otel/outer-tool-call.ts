@@ -1,4 +1,4 @@
-import { type Context, type Span, trace } from '@opentelemetry/api';
+import { type Context, createContextKey, type Span, trace } from '@opentelemetry/api';
 import {
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_TOOL_CALL_ID,
@@ -50,12 +50,35 @@ export function openToolCall(span: Span, call: OpenToolCall): void {
 }
 
 /** Set to `undefined`, not deleted: a `delete` would turn every span of the SDK's class slow. */
-export function closeToolCall(span: Span): void {
+export function closeToolCall(span: Span, call: OpenToolCall): void {
   try {
-    if ((span as SpanWithCall)[OPEN_CALL] !== undefined) (span as SpanWithCall)[OPEN_CALL] = undefined;
+    if ((span as SpanWithCall)[OPEN_CALL] === call) (span as SpanWithCall)[OPEN_CALL] = undefined;
   } catch {
     // nothing was registered on it
   }
+}
+
+/*
+ * Without a span to carry it (no tracer provider: metrics only, `OTEL_TRACES_EXPORTER=none`), the
+ * open call travels in the tool body's context instead, with the span that was active there: a
+ * call nested in it joins it only if that span is still the active one (no operation in between).
+ * A registered key (createContextKey is Symbol.for), for the same reason as OPEN_CALL. Only calls
+ * without a span pay for the extra context; traced calls keep theirs on the span.
+ */
+const OPEN_CALL_IN_CONTEXT = createContextKey('otel-tool-calls.open-tool-call');
+
+interface OpenCallInContext {
+  readonly call: OpenToolCall;
+  /** The call's own span (one that records nothing): what a nested call joins. */
+  readonly callSpan: Span;
+  /** The span active where the call's body runs, if any. */
+  readonly activeSpan: Span | undefined;
+}
+
+/** The context a call without a span of its own runs its body in: `parent`, with the call open in it. */
+export function contextWithToolCall(parent: Context, call: OpenToolCall, callSpan: Span): Context {
+  const open: OpenCallInContext = { call, callSpan, activeSpan: trace.getSpan(parent) };
+  return parent.setValue(OPEN_CALL_IN_CONTEXT, open);
 }
 
 function openCallOf(span: Span): OpenToolCall | undefined {
@@ -76,10 +99,11 @@ function openCallOf(span: Span): OpenToolCall | undefined {
  *   span whose own attributes (readable on the SDK's spans) say `gen_ai.operation.name` =
  *   `execute_tool`; a span whose attributes cannot be read is no evidence;
  * - its `gen_ai.tool.name` is this call's tool name;
- * - their `gen_ai.tool.call.id`s are equal; or, where one has none (an MCP client call has none),
- *   the two are different layers (frameworks: an MCP client call in an AI SDK tool; another
- *   instrumentation's span counts as another layer) or were handed the same input (a tool wrapped
- *   twice). A tool that calls itself is neither: each of its calls has a span.
+ * - their `gen_ai.tool.call.id`s are not different (equal, or one has none: an MCP client call has
+ *   none), and the two are different layers (frameworks: an MCP client call in an AI SDK tool;
+ *   another instrumentation's span counts as another layer) or were handed the same input (a tool
+ *   wrapped twice). A tool that calls itself is neither: each of its calls has a span, also when it
+ *   passes its own call id on.
  * A span in between (the tool's own HTTP span) means another operation: the call gets its own span.
  * The server side of a remote call is an operation of its own (the conventions' `SERVER` span,
  * parented by the client's context) and never joins; nor does a call join a remote call's span.
@@ -87,9 +111,16 @@ function openCallOf(span: Span): OpenToolCall | undefined {
 export function outerToolCall(parent: Context, call: CallIdentity): OuterToolCall | undefined {
   if (call.side === 'server') return undefined;
   const span = trace.getSpan(parent);
+  const own = span === undefined ? undefined : openCallOf(span);
+  if (own !== undefined)
+    return sameCall(own, call) ? { owner: 'this-package', span: span as Span, call: own } : undefined;
+  const inContext = parent.getValue(OPEN_CALL_IN_CONTEXT) as OpenCallInContext | undefined;
+  if (inContext !== undefined && inContext.activeSpan === span) {
+    return sameCall(inContext.call, call)
+      ? { owner: 'this-package', span: inContext.callSpan, call: inContext.call }
+      : undefined;
+  }
   if (span === undefined) return undefined;
-  const own = openCallOf(span);
-  if (own !== undefined) return sameCall(own, call) ? { owner: 'this-package', span, call: own } : undefined;
   return foreignToolSpan(span, call) ? { owner: 'other', span } : undefined;
 }
 
@@ -125,8 +156,17 @@ interface OuterIdentity {
   readonly side: unknown;
 }
 
+/**
+ * Two layers observing one call, or a tool calling itself? Different call ids: two calls. Then
+ * another layer (another framework, another instrumentation) standing for the same tool is the same
+ * call; so is the same layer handed the very same input (a tool wrapped twice passes it through).
+ * The same layer with another input is a call the tool body made of itself (recursion passing its
+ * own options, and so its call id, on): a call of its own, whose handled failure is not the outer's.
+ */
 function sameCall(outer: OuterIdentity, call: CallIdentity): boolean {
   if (call.side === 'server' || outer.side !== undefined || outer.toolName !== call.toolName) return false;
-  if (outer.toolCallId !== undefined && call.toolCallId !== undefined) return outer.toolCallId === call.toolCallId;
+  if (outer.toolCallId !== undefined && call.toolCallId !== undefined && outer.toolCallId !== call.toolCallId) {
+    return false;
+  }
   return outer.framework !== call.framework || Object.is(outer.toolInput, call.toolInput);
 }

@@ -1,4 +1,4 @@
-import { type ToolCallback, ToolCallListeners } from 'otel-tool-calls';
+import { OpenTelemetryToolCallListener, type ToolCallback, ToolCallListeners } from 'otel-tool-calls';
 import { ATTR_GEN_AI_TOOL_NAME, METRIC_GEN_AI_EXECUTE_TOOL_DURATION } from 'otel-tool-calls/semconv';
 import { describe, expect, it } from 'vitest';
 import { useTestTelemetry } from '../helpers/otel-sdk.js';
@@ -60,5 +60,33 @@ describe('a tool name that is not a string never keeps the tool from running', (
     expect(listener.onError(context, name, undefined, new Error('x'), call)).toBe("Tool 'Symbol(direct)' failed: x");
     listener.afterCompletion(context, name, undefined, call);
     expect(telemetry.spans().map((span) => span.name)).toEqual(['execute_tool Symbol(direct)']);
+  });
+});
+
+describe('a throwing getToolDefinition() or getToolMetadata() never stops the tool', () => {
+  const throwing = (): never => {
+    throw new Error('definition bug');
+  };
+  const hostileTool: ToolCallback<number, number> = {
+    getToolDefinition: throwing,
+    getToolMetadata: throwing,
+    call: (input: number) => input * 2,
+  };
+
+  it('with an SDK: the tool runs, and the call is recorded as [unnamed tool]', async () => {
+    expect(ToolCallListeners.wrap(hostileTool, telemetry.listener()).call(21)).toBe(42);
+    expect(telemetry.spans().map((span) => span.name)).toEqual(['execute_tool [unnamed tool]']);
+  });
+
+  it('without an SDK, with a policy that may report: the tool runs, and its failure is reported', () => {
+    const failing: ToolCallback<number, number> = {
+      ...hostileTool,
+      call: () => {
+        throw new Error('tool bug');
+      },
+    };
+    const listener = new OpenTelemetryToolCallListener({ errorPolicy: 'report' });
+    expect(ToolCallListeners.wrap(hostileTool, listener).call(21)).toBe(42);
+    expect(ToolCallListeners.wrap(failing, listener).call(21)).toBe("Tool '[unnamed tool]' failed: tool bug");
   });
 });
