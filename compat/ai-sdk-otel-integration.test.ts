@@ -1,7 +1,7 @@
 import { LegacyOpenTelemetry, OpenTelemetry } from '@ai-sdk/otel';
 import { generateText, stepCountIs, tool } from 'ai';
 import { OpenTelemetryToolCallListener } from 'otel-tool-calls';
-import { wrapTools } from 'otel-tool-calls/ai-sdk';
+import { observeToolCalls, wrapTools } from 'otel-tool-calls/ai-sdk';
 import { ATTR_GEN_AI_TOOL_CALL_ID, METRIC_GEN_AI_EXECUTE_TOOL_DURATION } from 'otel-tool-calls/semconv';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -118,5 +118,36 @@ describe('wrapTools with the OpenTelemetry listener under ai 7 and @ai-sdk/otel'
     expect(ours).toHaveLength(1);
     expect(theirs).toHaveLength(1);
     expect(parentOf(ours[0]!)).toBe(theirs[0]!.spanContext().spanId);
+  });
+
+  it('with observeToolCalls, the calls the SDK rejects are spans of their own beside the joined one: one span, one sample each', async () => {
+    const listener = new OpenTelemetryToolCallListener({ tracerProvider, meterProvider: telemetry.meterProvider });
+    const samplesBefore = await executeToolSamples();
+
+    await underAgentRun(() =>
+      generateText(
+        observeToolCalls(
+          {
+            model: toolCallThenText([
+              { toolName: 'weather', input: { city: 42 }, toolCallId: 'call-9' },
+              { toolName: 'wheather', input: { city: 'Kyiv' }, toolCallId: 'call-10' },
+              { toolName: 'weather', input: { city: 'Kyiv' }, toolCallId: 'call-11' },
+            ]),
+            tools: { weather },
+            stopWhen: stepCountIs(3),
+            prompt: 'Weather in Kyiv?',
+            telemetry: { integrations: [new OpenTelemetry({ tracer })] },
+          },
+          listener,
+        ),
+      ),
+    );
+
+    const ids = spans()
+      .filter((span) => span.name.startsWith('execute_tool '))
+      .map((span) => span.attributes[ATTR_GEN_AI_TOOL_CALL_ID])
+      .sort();
+    expect(ids).toEqual(['call-10', 'call-11', 'call-9']);
+    expect((await executeToolSamples()) - samplesBefore).toBe(3);
   });
 });

@@ -16,7 +16,7 @@ export type {
   ToolCallSpanHook,
 } from './otel/types.js';
 export type { RemoteCallError, RemoteCallInfo, RemoteCallProtocol } from './remote-call.js';
-export type { ToolCallInfo, ToolCallListener } from './tool-call-listener.js';
+export type { ToolCallInfo, ToolCallListener, ToolCallRejection } from './tool-call-listener.js';
 export { type ListenedOutput, ToolCallListeners } from './tool-call-listeners.js';
 export type { ToolCallback, ToolContext, ToolDefinition, ToolMetadata } from './tool-callback.js';
 export { functionToolCallback } from './tool-callback.js';

@@ -17,7 +17,17 @@ export interface ToolCallInfo {
    * handling it): the listener records it by that protocol's conventions. Absent for in-process calls.
    */
   readonly remote?: RemoteCallInfo;
+  /**
+   * Set when the framework rejected the call before the tool ran: the model called it wrong.
+   * `'invalid_input'`: arguments that fail the tool's input schema, or are not JSON;
+   * `'unknown_tool'`: a tool name the app does not have (a metric records it as `_unknown`).
+   * Absent for a call the tool itself ran.
+   */
+  readonly rejection?: ToolCallRejection;
 }
+
+/** Why the framework rejected a tool call before the tool ran (`ToolCallInfo.rejection`). */
+export type ToolCallRejection = 'invalid_input' | 'unknown_tool';
 
 /**
  * Observes tool invocations. Every method is optional; an absent `onError` means "rethrow".

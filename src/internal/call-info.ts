@@ -3,7 +3,7 @@ import type { ToolContext, ToolDefinition, ToolMetadata } from '../tool-callback
 
 /**
  * What a listener is told about one call: the tool's definition and metadata, and the fields of
- * `toolContext` it knows (`toolCallId`, `signal`, `framework`, `attributes`, `remote`), each checked for its type.
+ * `toolContext` it knows (`toolCallId`, `signal`, `framework`, `attributes`, `remote`, `rejection`), each checked for its type.
  */
 export function callInfo(
   toolDefinition: ToolDefinition,
@@ -16,8 +16,9 @@ export function callInfo(
   let framework: unknown;
   let attributes: unknown;
   let remote: unknown;
+  let rejection: unknown;
   try {
-    ({ toolCallId, signal, framework, attributes, remote } = toolContext);
+    ({ toolCallId, signal, framework, attributes, remote, rejection } = toolContext);
   } catch {
     // a toolContext whose getters throw is the caller's to pass on: the tool runs as it would unwrapped
     return { toolDefinition, toolMetadata };
@@ -31,5 +32,6 @@ export function callInfo(
     attributes:
       attributes !== null && typeof attributes === 'object' ? (attributes as ToolCallInfo['attributes']) : undefined,
     remote: remote !== null && typeof remote === 'object' ? (remote as ToolCallInfo['remote']) : undefined,
+    rejection: rejection === 'invalid_input' || rejection === 'unknown_tool' ? rejection : undefined,
   };
 }

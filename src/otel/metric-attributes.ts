@@ -5,6 +5,8 @@ import {
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_GEN_AI_TOOL_TYPE,
   ATTR_TOOL_CALL_ERROR_OUTCOME,
+  ATTR_TOOL_CALL_ERROR_SOURCE,
+  TOOL_CALL_ERROR_SOURCE_VALUE_MODEL,
 } from './semconv.js';
 
 /** More distinct sets than this (a tool name per call?) are built per call, not kept. */
@@ -38,20 +40,27 @@ export class MetricAttributes {
     return this.lastSuccess;
   }
 
-  /** The histogram's attributes plus `tool_call.error.outcome`. */
-  errors(toolName: string, toolType: string, errorType: string, outcome: string): Attributes {
-    return this.get(toolName, toolType, errorType, outcome);
+  /** The histogram's attributes plus `tool_call.error.outcome`, and `tool_call.error.source` for the model's. */
+  errors(toolName: string, toolType: string, errorType: string, outcome: string, byModel: boolean): Attributes {
+    return this.get(toolName, toolType, errorType, outcome, byModel);
   }
 
-  private get(toolName: string, toolType: string, errorType: string | undefined, outcome: string | undefined) {
+  private get(
+    toolName: string,
+    toolType: string,
+    errorType: string | undefined,
+    outcome: string | undefined,
+    byModel = false,
+  ) {
     const byType = this.level(this.kept, toolName);
     const byError = byType && this.level(byType, toolType);
     const byOutcome = byError && this.level(byError, errorType ?? '');
-    if (byOutcome === undefined) return this.build(toolName, toolType, errorType, outcome);
-    const last = outcome ?? '';
+    if (byOutcome === undefined) return this.build(toolName, toolType, errorType, outcome, byModel);
+    // the source is a flag on the outcome's key (a key built per call only for the rare rejected call)
+    const last = byModel ? `${outcome}\0model` : (outcome ?? '');
     const found = byOutcome.get(last) as Attributes | undefined;
     if (found !== undefined) return found;
-    const attributes = this.build(toolName, toolType, errorType, outcome);
+    const attributes = this.build(toolName, toolType, errorType, outcome, byModel);
     if (this.size < MAX_KEPT) {
       byOutcome.set(last, attributes);
       this.size++;
@@ -68,11 +77,18 @@ export class MetricAttributes {
     return made;
   }
 
-  private build(toolName: string, toolType: string, errorType: string | undefined, outcome: string | undefined) {
+  private build(
+    toolName: string,
+    toolType: string,
+    errorType: string | undefined,
+    outcome: string | undefined,
+    byModel: boolean,
+  ) {
     const attributes: Attributes = { [ATTR_GEN_AI_TOOL_NAME]: toolName, [ATTR_GEN_AI_TOOL_TYPE]: toolType };
     if (this.agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = this.agentName;
     if (errorType !== undefined) attributes[ATTR_ERROR_TYPE] = errorType;
     if (outcome !== undefined) attributes[ATTR_TOOL_CALL_ERROR_OUTCOME] = outcome;
+    if (byModel) attributes[ATTR_TOOL_CALL_ERROR_SOURCE] = TOOL_CALL_ERROR_SOURCE_VALUE_MODEL;
     return Object.freeze(attributes);
   }
 }

@@ -49,6 +49,7 @@ import {
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_GEN_AI_TOOL_TYPE,
   ATTR_TOOL_CALL_ERROR_OUTCOME,
+  ATTR_TOOL_CALL_ERROR_SOURCE,
   GEN_AI_DURATION_BUCKETS,
   GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
   GEN_AI_TOOL_TYPE_VALUE_FUNCTION,
@@ -56,6 +57,8 @@ import {
   METRIC_TOOL_CALL_ERRORS,
   TOOL_CALL_ERROR_OUTCOME_VALUE_REPORTED,
   TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN,
+  TOOL_CALL_ERROR_SOURCE_VALUE_MODEL,
+  TOOL_NAME_VALUE_UNKNOWN,
 } from './semconv.js';
 import { failureAttributes, failureShape, spanShape } from './span-shape.js';
 import { addMillis, wallClockNow } from './span-time.js';
@@ -105,6 +108,10 @@ interface ToolCallSpanState extends OpenToolCall {
   remoteAttributes: Attributes | undefined;
   /** What a failure added beside `error.type` (the peer's status code). */
   failureAttributes?: Attributes;
+  /** `gen_ai.tool.name` in the metrics: the tool name, or `_unknown` for a tool the app does not have. */
+  readonly metricToolName: string;
+  /** A call the framework rejected before the tool ran: its error counts as the model's (`tool_call.error.source`). */
+  readonly rejected: boolean;
 }
 
 interface Instruments {
@@ -437,9 +444,11 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       // given, the SDK does not look up the active one
       const { parent } = state;
       const duration = (endTime - startTime) / 1000;
-      instruments.duration.record(duration, metricAttributes.duration(name, toolType, errorType), parent);
+      const { metricToolName, rejected } = state;
+      instruments.duration.record(duration, metricAttributes.duration(metricToolName, toolType, errorType), parent);
       if (errorType !== undefined) {
-        instruments.errors.add(1, metricAttributes.errors(name, toolType, errorType, outcome as string), parent);
+        const attributes = metricAttributes.errors(metricToolName, toolType, errorType, outcome as string, rejected);
+        instruments.errors.add(1, attributes, parent);
       }
     } catch (error) {
       // the wording the first battery checks for: the end of the call's telemetry failed
@@ -495,6 +504,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       span.setAttribute(ATTR_ERROR_TYPE, failure.type);
       span.setAttributes(state.failureAttributes);
       span.setAttribute(ATTR_TOOL_CALL_ERROR_OUTCOME, outcome);
+      if (state.rejected) span.setAttribute(ATTR_TOOL_CALL_ERROR_SOURCE, TOOL_CALL_ERROR_SOURCE_VALUE_MODEL);
       if (this.options.recordException && isErrorLike(error)) span.recordException(error);
     } catch (recordError) {
       logger.error(`could not record the error of '${toolName}'`, recordError);
@@ -602,6 +612,9 @@ function callState(
     completed: false,
     remoteAttributes: undefined,
     failureAttributes: undefined,
+    // a model can invent any number of tool names: one series for all of them
+    metricToolName: call.rejection === 'unknown_tool' ? TOOL_NAME_VALUE_UNKNOWN : toolName,
+    rejected: call.rejection !== undefined,
   };
 }
 

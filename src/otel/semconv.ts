@@ -65,6 +65,15 @@ export const ATTR_TOOL_CALL_ERROR_OUTCOME = 'tool_call.error.outcome' as const;
 export const TOOL_CALL_ERROR_OUTCOME_VALUE_REPORTED = 'reported' as const;
 export const TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN = 'rethrown' as const;
 
+/**
+ * This package's own, on `tool_call.errors` only: `model` for a call the framework rejected before the
+ * tool ran (the model called it wrong: invalid input, an unknown tool). Absent for the tool's own failures.
+ */
+export const ATTR_TOOL_CALL_ERROR_SOURCE = 'tool_call.error.source' as const;
+export const TOOL_CALL_ERROR_SOURCE_VALUE_MODEL = 'model' as const;
+/** `gen_ai.tool.name` in metrics for a tool the app does not have: a model can invent any number of names. */
+export const TOOL_NAME_VALUE_UNKNOWN = '_unknown' as const;
+
 /** Histogram (s) of tool call durations: the GenAI semantic convention's `execute_tool` metric. */
 export const METRIC_GEN_AI_EXECUTE_TOOL_DURATION = 'gen_ai.execute_tool.duration' as const;
 /** Counter ({error}) of failed tool calls: this package's own, with `tool_call.error.outcome`. */

@@ -4,4 +4,6 @@
  *
  * @module
  */
+
+export { observeToolCalls } from './observe-tool-calls.js';
 export { wrapTools } from './wrap-tools.js';

@@ -10,6 +10,8 @@ export interface ScriptedToolCall {
   readonly toolName: string;
   readonly input: unknown;
   readonly toolCallId: string;
+  /** The arguments text as the model sends it, when it is not `JSON.stringify(input)` (malformed JSON). */
+  readonly rawInput?: string;
 }
 
 const usage = {
@@ -26,7 +28,7 @@ export function toolCallThenText(
     type: 'tool-call' as const,
     toolCallId: call.toolCallId,
     toolName: call.toolName,
-    input: JSON.stringify(call.input),
+    input: call.rawInput ?? JSON.stringify(call.input),
   }));
   return new MockLanguageModelV3({
     doGenerate: [
