@@ -70,7 +70,7 @@ describe.each(SDK_LINES)('MCP with the OpenTelemetry listener, SDK $name', (sdk)
     expect(await errorCount()).toEqual([]);
   });
 
-  it('a client-side call is a CLIENT span tools/call {tool} and sends its trace context in a copy of _meta', async () => {
+  it('a client-side call is a CLIENT span tools/call {tool} and sends its trace context in _meta, the app’s objects untouched', async () => {
     const listener = telemetry.listener();
     const { client, sent } = await connectLine(sdk, weatherServer(sdk));
     instrumentClient(client as never, listener);
