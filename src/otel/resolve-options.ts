@@ -5,8 +5,15 @@ import type { ErrorPolicy, FormatError, OpenTelemetryToolCallListenerOptions } f
 export const CAPTURE_CONTENT_ENV = 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT';
 const DEFAULT_MAX_CONTENT_LENGTH = 4096;
 
-export const defaultFormatError: FormatError = (toolName, error) =>
-  `Tool '${toolName}' failed: ${errorMessageOf(error)}`;
+/**
+ * `Tool '{name}' failed: {message}`; a message that already is that text (a remote tool reported by
+ * its own server's listener, e.g. MCP with 'report' on both sides) is not prefixed a second time.
+ */
+export const defaultFormatError: FormatError = (toolName, error) => {
+  const prefix = `Tool '${toolName}' failed: `;
+  const message = errorMessageOf(error);
+  return message.startsWith(prefix) ? message : `${prefix}${message}`;
+};
 
 type Resolved = Required<
   Pick<

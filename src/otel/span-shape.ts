@@ -2,6 +2,7 @@ import { type Attributes, isSpanContextValid, type Link, SpanKind } from '@opent
 import { logger } from '../internal/logger.js';
 import type { RemoteCallError } from '../remote-call.js';
 import type { ToolCallInfo } from '../tool-call-listener.js';
+import { boundedAttribute } from './bounded-text.js';
 import { errorMessageOf, errorTypeOf } from './error-type.js';
 import {
   ATTR_JSONRPC_REQUEST_ID,
@@ -91,7 +92,7 @@ function readRemote(call: ToolCallInfo): Remote | undefined {
     return {
       side,
       operation,
-      requestId: typeof requestId === 'string' && requestId.length > 0 ? requestId : undefined,
+      requestId: typeof requestId === 'string' && requestId.length > 0 ? boundedAttribute(requestId) : undefined,
       links: valid.length > 0 ? valid.slice(0, MAX_LINKS).map((context) => ({ context })) : undefined,
     };
   } catch {
@@ -110,7 +111,7 @@ function describeRemoteError(error: unknown, call: ToolCallInfo): RemoteCallErro
     return {
       type: described.type,
       statusCode: typeof described.statusCode === 'string' ? described.statusCode : undefined,
-      message: typeof described.message === 'string' ? described.message : undefined,
+      message: typeof described.message === 'string' ? errorMessageOf(described.message) : undefined,
     };
   } catch (describeFailure) {
     logger.error('describeError threw; recording the error as it is', describeFailure);

@@ -49,6 +49,18 @@ describe('error policy', () => {
     expect(text.startsWith("Tool 't' failed: first line")).toBe(true);
   });
 
+  it("'report' does not prefix a message that already is the report text of the same tool (a remote tool's report)", async () => {
+    const observed = listener({ errorPolicy: 'report' });
+    const reported = new Error("Tool 'weather' failed: city not found");
+    await expect(ToolCallListeners.wrap(failingWith('weather', reported), observed).call(undefined)).resolves.toBe(
+      "Tool 'weather' failed: city not found",
+    );
+    // another tool's report is this tool's failure message
+    await expect(ToolCallListeners.wrap(failingWith('agent', reported), observed).call(undefined)).resolves.toBe(
+      "Tool 'agent' failed: Tool 'weather' failed: city not found",
+    );
+  });
+
   it('reports thrown non-Errors with a readable text', async () => {
     const observed = listener({ errorPolicy: 'report' });
     await expect(ToolCallListeners.wrap(failingWith('s', 'quota exceeded'), observed).call(undefined)).resolves.toBe(

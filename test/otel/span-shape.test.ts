@@ -55,6 +55,21 @@ describe('the span shape of a remote call (ToolCallInfo.remote)', () => {
     expect(point?.attributes[ATTR_JSONRPC_REQUEST_ID]).toBeUndefined(); // never a request id in a metric
   });
 
+  it('a requestId and a described message from a peer are bounded: 256 characters, and as every error message is', () => {
+    const remote: RemoteCallInfo = {
+      protocol: 'mcp',
+      side: 'server',
+      operation: 'tools/call',
+      requestId: 'r'.repeat(100_000),
+      describeError: () => ({ type: '-32603', message: `${'x'.repeat(100_000)}\n    at frame (file.js:1:1)` }),
+    };
+    expect(() => ToolCallListeners.wrap(failing, telemetry.listener()).call({}, { remote })).toThrow('Invalid params');
+
+    const span = telemetry.span('tools/call weather');
+    expect(span.attributes[ATTR_JSONRPC_REQUEST_ID]).toBe(`${'r'.repeat(255)}…`);
+    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: `${'x'.repeat(1023)}…` });
+  });
+
   it.each([
     ['a side that is neither client nor server', { protocol: 'mcp', side: 'peer', operation: 'tools/call' }],
     ['an empty operation', { protocol: 'mcp', side: 'client', operation: '' }],

@@ -32,9 +32,7 @@ export function mcpAttributes(facts: McpSessionFacts = {}): Readonly<Record<stri
   };
   const { sessionId, protocolVersion } = facts;
   if (typeof sessionId === 'string' && sessionId.length > 0) attributes[ATTR_MCP_SESSION_ID] = sessionId;
-  if (typeof protocolVersion === 'string' && protocolVersion.length > 0) {
-    attributes[ATTR_MCP_PROTOCOL_VERSION] = protocolVersion;
-  }
+  if (isProtocolVersion(protocolVersion)) attributes[ATTR_MCP_PROTOCOL_VERSION] = protocolVersion;
   const network = networkOf(facts.transport, facts.overHttp === true);
   if (network.transport !== undefined) attributes[ATTR_NETWORK_TRANSPORT] = network.transport;
   if (network.address !== undefined) {
@@ -42,6 +40,19 @@ export function mcpAttributes(facts: McpSessionFacts = {}): Readonly<Record<stri
     if (network.port !== undefined) attributes[ATTR_SERVER_PORT] = network.port;
   }
   return attributes;
+}
+
+/** How MCP names its revisions: a date. */
+const PROTOCOL_VERSION = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * A `YYYY-MM-DD` protocol version. The value comes from the peer (the version a 2.x client sends
+ * with each request, the `mcp-protocol-version` header, the version the server negotiated), and
+ * `mcp.protocol.version` is an attribute of the MCP duration metrics: any other value is dropped, or
+ * a client sending a new version with each request would make a new metric series with each request.
+ */
+function isProtocolVersion(value: unknown): value is string {
+  return typeof value === 'string' && value.length === 10 && PROTOCOL_VERSION.test(value);
 }
 
 interface Network {

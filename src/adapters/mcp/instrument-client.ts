@@ -18,9 +18,10 @@ type CallTool = Client['callTool'];
 /**
  * Observes every `callTool` of an MCP `Client` (`@modelcontextprotocol/sdk` 1.x or
  * `@modelcontextprotocol/client` 2.x), as a remote call (`ToolCallInfo.remote`, side `client`), and
- * sends the trace context of the call to the server in a copy of `params._meta` (`traceparent`,
- * `tracestate`, `baggage`, through the global propagator). Returns the same client; instrumenting it
- * again is a no-op (combine listeners with `ToolCallListeners.composite` instead).
+ * sends the trace context of the call to the server in `params._meta` (`traceparent`, `tracestate`,
+ * `baggage`, through the global propagator) of a stand-in for the app's params: the app's objects
+ * are untouched and read through as they are. Returns the same client; instrumenting it again is a
+ * no-op (combine listeners with `ToolCallListeners.composite` instead).
  *
  * The JSON-RPC request id is assigned inside the SDK when the request is sent, after the listener's
  * `beforeCall`, so client-side calls carry no `jsonrpc.request.id` (the server side has it).
@@ -46,18 +47,17 @@ export function instrumentClient<McpClient extends McpClientLike, Context = unkn
   const callTool = client.callTool as unknown as CallTool;
   const observedCallTool = function observedCallTool(this: Client, ...args: Parameters<CallTool>) {
     const [params] = args;
-    if (params === null || typeof params !== 'object' || typeof params.name !== 'string') {
-      return callTool.apply(this, args); // the SDK reports its own usage errors
-    }
-    const toolName = params.name;
+    const request = readRequest(params, args);
+    if (request === undefined) return callTool.apply(this, args); // the SDK reports its own usage errors
+    const { toolName, input, signal } = request;
     const client = this as Client & { getNegotiatedProtocolVersion?: () => unknown };
     return observeCall(
       {
         definition: { name: toolName },
         metadata: {},
-        input: params.arguments,
+        input,
         toolContext: {
-          signal: requestSignal(args),
+          signal,
           framework: FRAMEWORK_MCP,
           attributes: mcpAttributes({
             sessionId: this.transport?.sessionId,
@@ -76,6 +76,28 @@ export function instrumentClient<McpClient extends McpClientLike, Context = unkn
   };
   Object.defineProperty(client, 'callTool', { configurable: true, writable: true, value: observedCallTool });
   return client;
+}
+
+interface ClientRequest {
+  readonly toolName: string;
+  readonly input: unknown;
+  readonly signal: AbortSignal | undefined;
+}
+
+/**
+ * What the listener is told of a `callTool`, read once; `undefined` when params have no string name
+ * or reading them throws (a revoked Proxy, a getter that throws): the SDK then sees the call as the
+ * app made it and reports it as it would without the adapter, a rejected promise.
+ */
+function readRequest(params: Parameters<CallTool>[0], args: readonly unknown[]): ClientRequest | undefined {
+  if (params === null || typeof params !== 'object') return undefined;
+  try {
+    const toolName = params.name;
+    if (typeof toolName !== 'string') return undefined;
+    return { toolName, input: params.arguments, signal: requestSignal(args) };
+  } catch {
+    return undefined;
+  }
 }
 
 /**

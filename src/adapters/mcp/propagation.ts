@@ -8,6 +8,7 @@ import {
   type TextMapGetter,
   trace,
 } from '@opentelemetry/api';
+import { forwardingObject } from '../../internal/forwarding-object.js';
 import { logger } from '../../internal/logger.js';
 
 /*
@@ -34,17 +35,24 @@ const boundedGetter: TextMapGetter<Record<string, unknown>> = {
 };
 
 /**
- * `params` with the active context injected into a copy of its `_meta` (other `_meta` keys kept);
- * `params` itself when there is nothing to inject or its `_meta` is not an object. Never mutates.
+ * `params` with the active context injected into its `_meta` (other `_meta` keys kept); `params`
+ * itself when there is nothing to inject or its `_meta` is not an object. Never mutates: what is sent
+ * is a stand-in for `params` whose `_meta` is a stand-in for the app's `_meta` with the injected keys
+ * added (`forwardingObject`), so a params class's getters (`name`, `arguments` on its prototype),
+ * inherited defaults and the app's own `_meta` keys read as they do without the adapter. Every
+ * shipped transport serializes a message as JSON, the in-memory one hands it over as it is.
  */
 export function withTraceContext<Params extends object>(params: Params): Params {
   try {
     const meta = (params as { _meta?: unknown })._meta;
+    // `Array.isArray` inside the try: it throws on a revoked Proxy
     if (meta !== undefined && (meta === null || typeof meta !== 'object' || Array.isArray(meta))) return params;
     const injected: Record<string, string> = {};
     propagation.inject(context.active(), injected, defaultTextMapSetter);
-    if (Object.keys(injected).length === 0) return params;
-    return { ...params, _meta: { ...(meta as object | undefined), ...injected } };
+    const entries = Object.entries(injected);
+    if (entries.length === 0) return params;
+    const withContext = meta === undefined ? injected : forwardingObject(meta as object, new Map(entries));
+    return forwardingObject(params, new Map([['_meta', withContext]]));
   } catch (error) {
     logger.error('could not inject the trace context into params._meta; the request is sent without it', error);
     return params;
@@ -64,8 +72,10 @@ export interface ExtractedContext {
  */
 export function extractTraceContext(meta: unknown): ExtractedContext {
   const ambient = context.active();
-  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return { parent: ambient, links: [] };
+  if (meta === null || typeof meta !== 'object') return { parent: ambient, links: [] };
   try {
+    // inside the try: `Array.isArray` throws on a revoked Proxy
+    if (Array.isArray(meta)) return { parent: ambient, links: [] };
     const carrier = copyCarrier(meta as Record<string, unknown>);
     const extracted = propagation.extract(ambient, carrier, boundedGetter);
     const remote = trace.getSpanContext(extracted);

@@ -1,4 +1,5 @@
 import type { SpanContext } from '@opentelemetry/api';
+import { errorMessageOf } from '../../otel/error-type.js';
 import { ERROR_TYPE_VALUE_TOOL_ERROR, MCP_METHOD_NAME_VALUE_TOOLS_CALL } from '../../otel/semconv.js';
 import type { RemoteCallError, RemoteCallInfo } from '../../remote-call.js';
 import { ToolResultError } from '../../tool-result-error.js';
@@ -45,8 +46,10 @@ export function serverCall(requestId: unknown, links: readonly SpanContext[]): R
 
 /**
  * An error the SDK raised for a JSON-RPC error answer (1.x `McpError`, 2.x `ProtocolError`): an
- * integer `code`, also the `rpc.response.status_code` unless the 1.x SDK raised it itself. 1.x prefixes the peer's message with `MCP error {code}: `; it is taken off, so the
- * status description is the JSON-RPC error message.
+ * integer `code`, also the `rpc.response.status_code` unless the 1.x SDK raised it itself. 1.x
+ * prefixes the peer's message with `MCP error {code}: `; it is taken off, so the status description
+ * is the JSON-RPC error message, bounded as every error message is (the peer chose it: 1 MB, 100,000
+ * newlines, stack lines).
  */
 function jsonRpcError(error: unknown): RemoteCallError | undefined {
   if (error === null || typeof error !== 'object' || error instanceof ToolResultError) return undefined;
@@ -57,6 +60,9 @@ function jsonRpcError(error: unknown): RemoteCallError | undefined {
   return {
     type: text,
     statusCode: LOCAL_CODES.has(code) ? undefined : text,
-    message: typeof message === 'string' && message.startsWith(prefix) ? message.slice(prefix.length) : undefined,
+    message:
+      typeof message === 'string' && message.startsWith(prefix)
+        ? errorMessageOf(message.slice(prefix.length))
+        : undefined,
   };
 }

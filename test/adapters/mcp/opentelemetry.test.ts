@@ -70,7 +70,7 @@ describe.each(SDK_LINES)('MCP with the OpenTelemetry listener, SDK $name', (sdk)
     expect(await errorCount()).toEqual([]);
   });
 
-  it('a client-side call is a CLIENT span tools/call {tool} and sends its trace context in a copy of _meta', async () => {
+  it('a client-side call is a CLIENT span tools/call {tool} and sends its trace context in _meta, the app’s objects untouched', async () => {
     const listener = telemetry.listener();
     const { client, sent } = await connectLine(sdk, weatherServer(sdk));
     instrumentClient(client as never, listener);
@@ -233,6 +233,27 @@ describe.each(SDK_LINES)('MCP with the OpenTelemetry listener, SDK $name', (sdk)
     });
     expect(telemetry.spans()[0]?.attributes[ATTR_TOOL_CALL_ERROR_OUTCOME]).toBe('reported');
     expect((await errorCount())[0]?.value).toBe(1);
+  });
+
+  it("both sides 'report': the client's model reads the server's report once, not prefixed a second time", async () => {
+    const { client } = await connectLine(
+      sdk,
+      instrumentServer(weatherServer(sdk) as never, telemetry.listener({ errorPolicy: 'report' })) as never,
+    );
+    instrumentClient(client as never, telemetry.listener({ errorPolicy: 'report' }));
+
+    const result = await client.callTool({ name: 'explode', arguments: { city: 'Oslo' } });
+
+    expect(result).toMatchObject({
+      content: [{ type: 'text', text: "Tool 'explode' failed: the barometer broke" }],
+      isError: true,
+    });
+    // each side still records its failure
+    const outcomes = telemetry.spans().map((span) => [span.kind, span.attributes[ATTR_TOOL_CALL_ERROR_OUTCOME]]);
+    expect(outcomes).toEqual([
+      [SpanKind.SERVER, 'reported'],
+      [SpanKind.CLIENT, 'reported'],
+    ]);
   });
 
   it('an in-memory transport records no network attributes rather than a wrong one', async () => {

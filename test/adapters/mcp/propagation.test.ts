@@ -20,12 +20,16 @@ const hostile = new Proxy(
   },
 );
 
+const revoked = Proxy.revocable({}, {});
+revoked.revoke();
+
 describe('MCP trace context propagation', () => {
   it.each([
     ['null', null],
     ['a string', '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01'],
     ['an array', ['00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01']],
     ['a Proxy whose traps throw', hostile],
+    ['a revoked Proxy', revoked.proxy],
   ])('a _meta that is %s is ignored: the ambient context stays the parent, nothing throws', (_name, meta) => {
     const { parent, links } = extractTraceContext(meta);
     expect(parent).toBe(context.active());
