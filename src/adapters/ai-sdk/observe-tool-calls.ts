@@ -1,4 +1,4 @@
-import type { ToolSet } from 'ai';
+import type { ToolCallRepairFunction, ToolSet } from 'ai';
 import { forwardingObject } from '../../internal/forwarding-object.js';
 import { observeRejectedCall } from '../../internal/observe-rejected-call.js';
 import { markObserved } from '../../internal/observed-marker.js';
@@ -14,11 +14,14 @@ interface RepairArguments {
 }
 type Repair = (options: RepairArguments) => PromiseLike<unknown> | unknown;
 
-/** The options this function reads; any other key is the caller's and is passed on as it is. */
+/**
+ * The options this function reads; any other key is the caller's and is passed on as it is. The
+ * repair functions are typed as the SDK's, so that one written inline gets its parameter's type.
+ */
 interface ObservableOptions {
   readonly tools?: ToolSet;
-  readonly experimental_repairToolCall?: unknown;
-  readonly repairToolCall?: unknown;
+  readonly experimental_repairToolCall?: ToolCallRepairFunction<ToolSet>;
+  readonly repairToolCall?: ToolCallRepairFunction<ToolSet>;
 }
 
 /**
