@@ -18,31 +18,33 @@ interface FunctionToolLike {
 /*
  * Where the hook sits: `Agent.prototype.getAllTools`, which the runner calls on every turn for the
  * tools it offers the model and runs. Each function tool not yet observed is replaced in that list
- * by its `wrapTool` copy (made once per tool and listener); the agent's own `tools` are unchanged.
+ * by its `wrapTool` stand-in (made once per tool and listener, so the runner sees one tool across
+ * turns; a frozen tool too), which reads every property on the tool and runs its own `invoke`; the
+ * agent's own `tools` are unchanged.
  * The adapter loads `@openai/agents` itself, so it is imported once the app has loaded that SDK,
  * in the app's module format (this file never imports it at load).
  */
 export function openaiAgentsModules(context: PatchContext): InstrumentationNodeModuleDefinition[] {
   const { wrap, unwrap, isEnabled, logger } = context;
   let adapter: Promise<Adapter | undefined> | undefined;
-  const copies = new WeakMap<ToolCallListener<unknown>, WeakMap<object, unknown>>();
+  const standIns = new WeakMap<ToolCallListener<unknown>, WeakMap<object, unknown>>();
 
   const observedTool = (wrapTool: Adapter['wrapTool'], tool: unknown): unknown => {
     const candidate = tool as FunctionToolLike | null;
     if (candidate === null || typeof candidate !== 'object' || candidate.type !== 'function') return tool;
     if (typeof candidate.invoke !== 'function' || isObserved(candidate.invoke)) return tool;
     const listener = context.listener();
-    let byTool = copies.get(listener);
+    let byTool = standIns.get(listener);
     if (byTool === undefined) {
       byTool = new WeakMap();
-      copies.set(listener, byTool);
+      standIns.set(listener, byTool);
     }
-    let copy = byTool.get(candidate);
-    if (copy === undefined) {
-      copy = wrapTool(candidate as never, listener);
-      byTool.set(candidate, copy);
+    let standIn = byTool.get(candidate);
+    if (standIn === undefined) {
+      standIn = wrapTool(candidate as never, listener);
+      byTool.set(candidate, standIn);
     }
-    return copy;
+    return standIn;
   };
 
   const patch = (moduleExports: { Agent?: { prototype: Record<string, unknown> } }) => {

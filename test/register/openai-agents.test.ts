@@ -38,4 +38,22 @@ describe('zero-code: an OpenAI Agents SDK app with no telemetry code', () => {
       expect(run.metrics.find((metric) => metric.name === METRIC_TOOL_CALL_ERRORS)?.total).toBe(1);
     },
   );
+
+  it('frozen tools (Object.freeze(tool(...))) are observed as they are: a span per call, the tools stay frozen', async () => {
+    const run = await runUnderRegister('openai-agents-frozen.mjs');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      'weather: sunny in Oslo; forecast: An error occurred while running the tool. Please try again. (tools frozen)\n',
+    );
+    const spans = toolSpans(run);
+    expect(spans.map((span) => [span.attributes[ATTR_GEN_AI_TOOL_CALL_ID], span.name]).sort()).toEqual([
+      ['call_1', 'execute_tool weather'],
+      ['call_2', 'execute_tool forecast'],
+    ]);
+    expect(spans.find((span) => span.name === 'execute_tool forecast')?.attributes['error.type']).toBe(
+      ERROR_TYPE_VALUE_TOOL_ERROR,
+    );
+    expect(run.metrics.find((metric) => metric.name === METRIC_TOOL_CALL_ERRORS)?.total).toBe(1);
+  });
 });

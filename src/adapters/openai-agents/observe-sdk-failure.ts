@@ -1,53 +1,60 @@
-import { getCurrentSpan, getCurrentTrace, withTraceContext } from '@openai/agents';
+import { getCurrentSpan } from '@openai/agents';
 import type { SdkToolFailure } from './function-tool-error.js';
+import { recordSpanErrors } from './span-errors.js';
 
-type TraceContext = NonNullable<Parameters<typeof withTraceContext>[0]>;
-type SdkSpan = NonNullable<TraceContext['span']>;
+/** What `defaultToolErrorFunction` of the SDK (`tool()`'s errorFunction unless one is given) returns. */
+export const SDK_DEFAULT_ERROR_TEXT = 'An error occurred while running the tool. Please try again.';
+
+/** Whether the SDK turned a failure of the call into its output, and what it said of it. */
+export interface SdkOutcome {
+  readonly failed: boolean;
+  readonly failure?: SdkToolFailure;
+}
+
+/** The outcome each observed `invoke` found, by the promise it returned: what a wrapper around it reads. */
+const outcomes = new WeakMap<object, () => SdkOutcome>();
+
+/** Keeps `outcome` (read once `returned` settles) for a wrapper around this observed `invoke`. */
+export function keepOutcome(returned: object, outcome: () => SdkOutcome): void {
+  outcomes.set(returned, outcome);
+}
 
 /**
- * Runs `invoke` so that a failure the SDK turns into tool output is still seen.
+ * Runs `invoke` (the tool's own, with nothing around it changed) and tells whether the SDK turned
+ * a failure into its output.
  *
  * `tool()` keeps `execute` and `errorFunction` in a closure: when `execute` throws, `invoke`
- * resolves to the errorFunction's text and the thrown value is gone. The one signal the SDK gives
- * on that path is `getCurrentSpan()?.setError(...)` on its tracing span, made right before it
- * calls the errorFunction (whether tracing is enabled or not). So `invoke` runs with a probe as
- * the current span: it records `setError` and forwards every property and call to the span that
- * was current (the runner's function span), so the SDK's own traces are unchanged.
+ * resolves to the errorFunction's output and the thrown value is gone. The one signal the SDK gives
+ * on that path is `getCurrentSpan()?.setError(...)`, made right before it calls the errorFunction
+ * (with its tracing on or off: a no-op span is current then). So:
+ * - with a current span (every call the runner makes), a `setError` on it in this call's context
+ *   is the failure (span-errors.ts); the tool body sees that span itself;
+ * - with none (a tool invoked directly, outside a trace or its spans), there is nothing to signal
+ *   on, and the tool body must see none: the SDK's default errorFunction text is the failure. A
+ *   tool's own errorFunction is not recognised there (docs/frameworks/openai-agents.md);
+ * - when `invoke` is itself observed (a wrapped tool wrapped again), the inner one saw the SDK's
+ *   signal: its outcome is this one's.
  */
-export async function observeSdkFailure<T>(
-  invoke: () => Promise<T>,
-): Promise<{ readonly output: T; readonly failure?: SdkToolFailure; readonly failed: boolean }> {
-  let failed = false;
+export async function observeSdkFailure<T>(invoke: () => Promise<T>): Promise<SdkOutcome & { readonly output: T }> {
+  let returned: Promise<T> | undefined;
+  const call = () => {
+    returned = invoke();
+    return returned;
+  };
   let failure: SdkToolFailure | undefined;
+  let failed = false;
   const record = (error: unknown) => {
     failed = true;
     failure = error !== null && typeof error === 'object' ? (error as SdkToolFailure) : undefined;
   };
-  // span and trace read apart: an outer wrapper's probe is a current span without a trace
-  const span = getCurrentSpan();
-  const probe = span ? forwardingProbe(span, record) : standaloneProbe(record);
-  const output = await withTraceContext({ trace: getCurrentTrace(), span: probe } as TraceContext, invoke);
-  return { output, failure, failed };
-}
-
-function forwardingProbe(span: SdkSpan, record: (error: unknown) => void): SdkSpan {
-  return new Proxy(span, {
-    get(target, key) {
-      if (key === 'setError') {
-        return (error: Parameters<SdkSpan['setError']>[0]) => {
-          record(error);
-          target.setError(error);
-        };
-      }
-      // read with the span itself as receiver: its getters use private fields
-      const value: unknown = Reflect.get(target, key);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-    set: (target, key, value) => Reflect.set(target, key, value),
-  });
-}
-
-/** Outside a trace there is no span to forward to: a span-shaped object with no id. */
-function standaloneProbe(record: (error: unknown) => void): SdkSpan {
-  return { setError: record, previousSpan: undefined } as unknown as SdkSpan;
+  const span: object | null = getCurrentSpan();
+  const { output, watched } =
+    span === null ? { output: await call(), watched: false } : await recordSpanErrors(span, record, call);
+  const inner = returned === undefined ? undefined : outcomes.get(returned);
+  if (inner !== undefined) {
+    const seen = inner();
+    return { output, failed: seen.failed, failure: seen.failure };
+  }
+  if (watched) return { output, failed, failure };
+  return { output, failed: output === SDK_DEFAULT_ERROR_TEXT };
 }

@@ -1,4 +1,5 @@
-import type { FunctionTool, RunContext, Tool } from '@openai/agents';
+import type { FunctionTool, Tool } from '@openai/agents';
+import { forwardingObject } from '../../internal/forwarding-object.js';
 import { observeCall } from '../../internal/observe-call.js';
 import { markObserved } from '../../internal/observed-marker.js';
 import { toolNameOf } from '../../internal/tool-name.js';
@@ -7,18 +8,19 @@ import type { ToolCallListener } from '../../tool-call-listener.js';
 import type { ToolDefinition } from '../../tool-callback.js';
 import { FRAMEWORK_OPENAI_AGENTS } from '../frameworks.js';
 import { FunctionToolError } from './function-tool-error.js';
-import { observeSdkFailure } from './observe-sdk-failure.js';
+import { keepOutcome, observeSdkFailure, type SdkOutcome } from './observe-sdk-failure.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: a tool's run context type is contravariant (invoke's parameter)
 type AnyTool = Tool<any>;
 // biome-ignore lint/suspicious/noExplicitAny: see AnyTool
 type AnyFunctionTool = FunctionTool<any, any, any>;
-type ToolCallDetails = Parameters<AnyFunctionTool['invoke']>[2];
+type InvokeArguments = Parameters<AnyFunctionTool['invoke']>;
 
 /**
  * Wraps the `FunctionTool`s of a tool list (made by `tool()`) so that `listener` sees each
  * invocation; other tools (hosted, computer, shell...) are returned as they are. Same order, same
- * types; each wrapped tool is a copy with every property of the original and a new `invoke`.
+ * types; each wrapped tool stands for its original (frozen or not): every property is read on the
+ * original, and its `invoke` runs the original's with the original tool as `this`.
  *
  * @example
  * const agent = new Agent({ name: 'Assistant', tools: wrapTools([getWeather], listener) });
@@ -41,7 +43,7 @@ export function wrapTools<const Tools extends readonly AnyTool[], Context = unkn
   ) as { -readonly [K in keyof Tools]: Tools[K] };
 }
 
-/** `wrapTools` for one `FunctionTool`: a copy of it, same type, whose invocations `listener` sees. */
+/** `wrapTools` for one `FunctionTool`: a stand-in for it, same type, whose invocations `listener` sees. */
 export function wrapTool<T extends AnyFunctionTool, Context = unknown>(
   tool: T,
   listener: ToolCallListener<Context>,
@@ -78,10 +80,12 @@ function observedTool<T extends AnyFunctionTool>(tool: T, listener: ToolCallList
   const definition: ToolDefinition = { name: toolName, description: tool.description, inputSchema: tool.parameters };
   const metadata = { strict: tool.strict };
 
-  function invoke(runContext: RunContext<unknown>, input: string, details?: ToolCallDetails): Promise<unknown> {
-    // the failure the SDK signalled for this one invocation, seen while `original` runs
+  function invoke(...args: InvokeArguments): Promise<unknown> {
+    const [, input, details] = args;
+    // what the SDK made of this one invocation, seen while `original` runs
+    let sdk: SdkOutcome = { failed: false };
     let failure: FunctionToolError | undefined;
-    return observeCall(
+    const returned = observeCall(
       {
         definition,
         metadata,
@@ -92,9 +96,11 @@ function observedTool<T extends AnyFunctionTool>(tool: T, listener: ToolCallList
           framework: FRAMEWORK_OPENAI_AGENTS,
         },
         run: async () => {
-          const sdk = await observeSdkFailure(() => original(runContext, input, details));
-          if (sdk.failed) failure = new FunctionToolError(toolName, sdk.output, sdk.failure);
-          return sdk.output;
+          // as the runner calls it: `tool.invoke(...)`, on the original tool
+          const outcome = await observeSdkFailure(() => Reflect.apply(original, tool, args) as Promise<unknown>);
+          sdk = { failed: outcome.failed, failure: outcome.failure };
+          if (outcome.failed) failure = new FunctionToolError(toolName, outcome.output, outcome.failure);
+          return outcome.output;
         },
         failureOf: () => failure,
         // the listener's report is the output the model sees
@@ -102,16 +108,11 @@ function observedTool<T extends AnyFunctionTool>(tool: T, listener: ToolCallList
       },
       listener,
     );
+    keepOutcome(returned, () => sdk);
+    return returned;
   }
 
-  const copy = Object.create(Object.getPrototypeOf(tool), Object.getOwnPropertyDescriptors(tool)) as T;
-  Object.defineProperty(copy, 'invoke', {
-    configurable: true,
-    enumerable: true,
-    writable: true,
-    value: markObserved(invoke),
-  });
-  return copy;
+  return forwardingObject(tool, new Map([['invoke', markObserved(invoke)]]));
 }
 
 /** The model sends arguments as a JSON string; listeners (and captured spans) get the object. */

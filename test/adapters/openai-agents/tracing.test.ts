@@ -1,5 +1,6 @@
 import {
   Agent,
+  getCurrentSpan,
   run,
   type Span,
   type SpanData,
@@ -60,6 +61,30 @@ describe('wrapTools with the SDK tracing on', () => {
     expect(functionSpans).toHaveLength(1);
     expect(functionSpans[0]?.spanData).toMatchObject({ type: 'function', name: 'forecast' });
     expect(functionSpans[0]?.error).toMatchObject({ message: 'Error running tool (non-fatal)' });
+    expect(listener.kinds()).toEqual(['beforeCall', 'onError', 'afterCompletion']);
+  });
+
+  it("the tool body sees the runner's function span itself, not a stand-in, and the failure is still counted", async () => {
+    let seen: unknown;
+    const observed = tool({
+      name: 'forecast',
+      description: 'Forecast of a city',
+      parameters: z.object({ city: z.string() }),
+      execute: async (): Promise<string> => {
+        seen = getCurrentSpan();
+        throw new Error('no forecast');
+      },
+    });
+    const listener = recordingListener();
+    const model = new FunctionCallThenEcho({ name: 'forecast', arguments: { city: 'Oslo' }, callId: 'call_1' });
+
+    await run(new Agent({ name: 'Assistant', model, tools: wrapTools([observed], listener) }), 'Forecast for Oslo?');
+
+    const functionSpan = processor.spans.find((span) => span.spanData.type === 'function');
+    expect(functionSpan).toBeDefined();
+    expect(seen).toBe(functionSpan);
+    expect(functionSpan?.error).toMatchObject({ message: 'Error running tool (non-fatal)' });
+    expect(Object.hasOwn(functionSpan as object, 'setError')).toBe(false);
     expect(listener.kinds()).toEqual(['beforeCall', 'onError', 'afterCompletion']);
   });
 });
