@@ -1,4 +1,4 @@
-import { generateText, stepCountIs, type ToolSet } from 'ai';
+import { generateText, stepCountIs, type ToolSet, tool } from 'ai';
 import { wrapTools } from 'otel-tool-calls/ai-sdk';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -72,5 +72,20 @@ describe('wrapTools (AI SDK): observes the original tool, never a copy', () => {
     ]);
     expect(Object.getPrototypeOf(tools.lookup)).toBe(defaults);
     expect(Object.hasOwn(defaults, 'execute')).toBe(false);
+  });
+
+  it('observes a frozen tool', async () => {
+    const { listener, kinds } = recordingListener();
+    const frozen = Object.freeze(
+      tool({ inputSchema: z.object({ city: z.string() }), execute: async ({ city }) => `sunny in ${city}` }),
+    );
+    const model = toolCallThenText({ toolName: 'frozen', input: { city: 'Rome' }, toolCallId: 'call-3' });
+
+    await generateText({ model, tools: wrapTools({ frozen }, listener), stopWhen: stepCountIs(3), prompt: 'Rome?' });
+
+    expect(kinds()).toEqual(['beforeCall', 'afterCall', 'afterCompletion']);
+    expect(toolResultsInPrompt(model.doGenerateCalls[1]?.prompt ?? [])).toEqual([
+      expect.objectContaining({ output: { type: 'text', value: 'sunny in Rome' } }),
+    ]);
   });
 });
