@@ -111,9 +111,10 @@ async function reportedOutput(tool: AnyStructuredTool, text: string, toolCallId:
 }
 
 /**
- * Runs the original tool's function, on the original tool. A streaming tool (one that yields events) is consumed here, as
- * `StructuredTool.call` would, forwarding each event to the run manager: the invocation then lasts
- * as long as the tool runs and ends with the tool's output, not with the generator object.
+ * Runs the original tool's function, on the original tool. A streaming tool (one that yields events)
+ * is consumed here, as `StructuredTool.call` would, forwarding each event to the run manager: the
+ * invocation then lasts as long as the tool runs and ends with the tool's output, not with the
+ * generator object.
  */
 async function runToolFunction(
   tool: AnyStructuredTool,
