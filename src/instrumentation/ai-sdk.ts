@@ -1,5 +1,6 @@
 import { InstrumentationNodeModuleDefinition, isWrapped } from '@opentelemetry/instrumentation';
 import { wrapTools } from '../adapters/ai-sdk/wrap-tools.js';
+import { forwardingObject } from '../internal/forwarding-object.js';
 import { isObserved } from '../internal/observed-marker.js';
 import { guarded, type PatchContext } from './patch-context.js';
 import { patchableExports } from './patchable-exports.js';
@@ -18,7 +19,8 @@ interface AiExports {
 }
 
 /*
- * Where the hooks sit. `generateText` and `streamText` get their options' `tools` observed. The
+ * Where the hooks sit. `generateText` and `streamText` get their options' `tools` observed, through
+ * a stand-in for the options (and one for the record) that reads everything else on the caller's. The
  * agent classes call the SDK's internal `generateText`/`streamText` (not the patched exports), with
  * the options their `prepareCall` builds from the constructor's settings and the call's: that is
  * where an agent's tools are observed, for `generate()` and `stream()` alike.
@@ -45,7 +47,10 @@ export function aiSdkModules(context: PatchContext): InstrumentationNodeModuleDe
         }
         if (!any) return options;
         const observed: object = wrapTools(unobserved as never, context.listener());
-        return { ...options, tools: { ...tools, ...observed } };
+        // stand-ins, not spreads: options that are a class instance (a getter for `model`) or that
+        // inherit from defaults keep every property, and the record keeps its own (its keys, in order)
+        const observedTools = forwardingObject(tools, new Map(Object.entries(observed)));
+        return forwardingObject(options, new Map([['tools', observedTools]]));
       },
       options,
     );

@@ -5,6 +5,7 @@ import {
 } from '@opentelemetry/instrumentation';
 import { wrapTools } from '../adapters/langchain/wrap-tools.js';
 import { isObserved } from '../internal/observed-marker.js';
+import type { ToolCallListener } from '../tool-call-listener.js';
 import { guarded, type PatchContext } from './patch-context.js';
 import { declaredRange, noticeUnsupported, type SupportedVersions } from './version-range.js';
 
@@ -18,12 +19,31 @@ type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
 /*
  * Where the hook sits: `StructuredTool.prototype.call`, which `invoke` reaches for every tool
  * (`tool()`'s DynamicStructuredTool and DynamicTool call it as `super.call`) and which runs the
- * tool's own `_call`. A tool not yet observed is called as `wrapTools` would make it: a copy of
- * the tool (same class, same fields) whose `_call` is observed, made for that call, so the span,
- * the error policy and a reported failure's `ToolMessage` are those of the wrapped path.
+ * tool's own `_call`. A tool not yet observed is called through the stand-in `wrapTools` makes for
+ * it (the tool's `_call` observed and run on the tool itself), so the span, the error policy and a
+ * reported failure's `ToolMessage` are those of the wrapped path. The stand-in is made once per tool
+ * and listener, and the tool itself is never changed: state it keeps across calls, its `#private`
+ * fields and its identity are its own, and `disable()` leaves nothing behind on it.
  */
 export function langchainModules(context: PatchContext): InstrumentationNodeModuleDefinition[] {
   const { wrap, unwrap, isEnabled, logger } = context;
+  // by listener: a new config (a new listener) makes new stand-ins, the old ones go with the old listener
+  const standIns = new WeakMap<ToolCallListener<unknown>, WeakMap<object, object>>();
+
+  const standInFor = (tool: object): object => {
+    const listener = context.listener();
+    let byTool = standIns.get(listener);
+    if (byTool === undefined) {
+      byTool = new WeakMap();
+      standIns.set(listener, byTool);
+    }
+    let standIn = byTool.get(tool);
+    if (standIn === undefined) {
+      standIn = wrapTools([tool as never], listener)[0] as unknown as object;
+      byTool.set(tool, standIn);
+    }
+    return standIn;
+  };
 
   const patch = (moduleExports: { StructuredTool?: { prototype: Record<string, unknown> } }) => {
     const prototype = moduleExports.StructuredTool?.prototype;
@@ -35,13 +55,8 @@ export function langchainModules(context: PatchContext): InstrumentationNodeModu
         function call(this: { _call?: unknown }, ...args: unknown[]) {
           const run = original as AnyFunction;
           if (!isEnabled() || isObserved(this._call)) return run.apply(this, args);
-          const observed = guarded(
-            logger,
-            'LangChain tool',
-            () => wrapTools([this as never], context.listener())[0],
-            this,
-          );
-          return run.apply(observed, args);
+          const standIn = guarded(logger, 'LangChain tool', () => standInFor(this), this);
+          return run.apply(standIn, args);
         },
     );
     return moduleExports;

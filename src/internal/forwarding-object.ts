@@ -10,7 +10,8 @@
  * receiver: a prototype getter, a getter over a `#private` field and a property the original gains
  * later all read as on the original. Writes, definitions and deletions go to the original too, so
  * state set through the stand-in is the original's. `instanceof` and `Object.getPrototypeOf` see the
- * original's prototype; keys, descriptors and enumeration are the original's plus the replaced keys.
+ * original's prototype; keys, descriptors and enumeration are the original's plus the replaced keys
+ * (each enumerable as the original's property of that name, own or inherited, is).
  *
  * A method the framework calls on the stand-in runs with the stand-in as `this` (its reads still
  * reach the original; a method that reads a `#private` field of `this` throws, as a method called on
@@ -40,8 +41,12 @@ export function forwardingObject<T extends object>(original: T, replaced: Readon
     getOwnPropertyDescriptor(_shadow, key) {
       const own = Reflect.getOwnPropertyDescriptor(original, key);
       if (overrides.has(key)) {
-        // enumerable as the original's own property was; a key it only inherited shows as enumerable
-        return { value: overrides.get(key), writable: true, enumerable: own?.enumerable ?? true, configurable: true };
+        return {
+          value: overrides.get(key),
+          writable: true,
+          enumerable: enumerableOn(original, key),
+          configurable: true,
+        };
       }
       // reported configurable: the shadow has no such property, and the Proxy may not say otherwise
       return own === undefined ? undefined : { ...own, configurable: true };
@@ -61,4 +66,18 @@ export function forwardingObject<T extends object>(original: T, replaced: Readon
     setPrototypeOf: (_shadow, prototype) => Reflect.setPrototypeOf(original, prototype),
   };
   return new Proxy(shadow, handler) as T;
+}
+
+/**
+ * Whether a replaced key enumerates: as the original's property does, found on the original or on
+ * its prototype chain, so that a spread of the stand-in has the keys a spread of the original has
+ * (plus a replaced key the original only inherited enumerably, as from an object literal). A class
+ * method (LangChain's `_call`) is not enumerable; a key the original does not have at all is.
+ */
+function enumerableOn(original: object, key: string | symbol): boolean {
+  for (let holder: object | null = original; holder !== null; holder = Reflect.getPrototypeOf(holder)) {
+    const descriptor = Reflect.getOwnPropertyDescriptor(holder, key);
+    if (descriptor !== undefined) return descriptor.enumerable === true;
+  }
+  return true;
 }

@@ -72,4 +72,13 @@ describe('forwardingObject: stands for the original, with a few properties repla
     expect((standIn as unknown as { hidden: number }).hidden).toBe(2);
     expect(Object.keys(standIn)).toEqual(['execute']);
   });
+
+  it('enumerates a replaced class method as the class does (not at all): a spread has the original’s keys', () => {
+    const tool = new Tool('x');
+    const standIn = forwardingObject(tool, new Map([['run', () => 'replaced']]));
+    expect(Object.hasOwn(standIn, 'run')).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(standIn, 'run')?.enumerable).toBe(false);
+    expect({ ...standIn }).toEqual({ ...tool });
+    expect(Object.keys(standIn)).toEqual(['calls']);
+  });
 });

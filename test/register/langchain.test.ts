@@ -35,4 +35,15 @@ describe('zero-code: a LangChain.js app with no telemetry code', () => {
       expect(run.metrics.find((metric) => metric.name === METRIC_GEN_AI_EXECUTE_TOOL_DURATION)?.total).toBe(3);
     },
   );
+
+  it('a tool class with #private fields and a counter runs as without telemetry: its state kept across calls, a span per call', async () => {
+    const run = await runUnderRegister('langchain-stateful.mjs');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('8 of ab, lookup 1\n9 of abc, lookup 2\nlookups: 2\n');
+    expect(toolSpans(run).map((span) => [span.name, span.attributes[ATTR_GEN_AI_TOOL_CALL_ID]])).toEqual([
+      ['execute_tool inventory', 'call_1'],
+      ['execute_tool inventory', 'call_2'],
+    ]);
+  });
 });

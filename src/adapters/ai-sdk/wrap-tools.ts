@@ -1,4 +1,5 @@
 import type { ToolExecutionOptions, ToolSet } from 'ai';
+import { forwardingObject } from '../../internal/forwarding-object.js';
 import { observeCall } from '../../internal/observe-call.js';
 import { markObserved } from '../../internal/observed-marker.js';
 import { assertListener, describe } from '../../internal/validate.js';
@@ -13,9 +14,12 @@ const EMPTY_METADATA: ToolMetadata = Object.freeze({});
 /**
  * Reports every execution of the given AI SDK tools to `listener`.
  *
- * Returns a new record with the same keys and tools; each tool is a shallow copy of the original
- * (description, input schema, `toModelOutput`, `needsApproval`, ... all kept) whose `execute` goes
- * through the listener. Tools without `execute` (client-side tools) are returned as they are.
+ * Returns a new record with the same keys, in the same order. Each tool with an `execute` is a
+ * stand-in for the original whose `execute` goes through the listener: every other property
+ * (description, input schema, `toModelOutput`, `needsApproval`, prototype getters, inherited and
+ * non-enumerable ones) is read on the original, and the original `execute` runs with the original
+ * tool as `this`, so `#private` fields and state are the tool's own. The originals are not modified.
+ * Tools without `execute` (client-side tools) are returned as they are.
  * Streaming tools (`execute` returning an async iterable) keep streaming: every preliminary result
  * passes through, and the invocation ends when the stream ends, `afterCall` receiving the last chunk.
  * When the listener reports an error, the reported text is the tool output the model sees.
@@ -50,7 +54,9 @@ export function wrapTools<TOOLS extends ToolSet, Context = unknown>(
         `wrapTools: \`tools.${name}.execute\` must be a function when present, got ${describe(execute)}`,
       );
     }
-    wrapped[name] = { ...tool, execute: listenedExecute(name, tool, execute as Execute, listener) };
+    // a stand-in, not `{ ...tool }`: a spread keeps own enumerable properties only, and is not the tool
+    const observed = listenedExecute(name, tool, execute as Execute, listener);
+    wrapped[name] = forwardingObject(tool, new Map([['execute', observed]]));
   }
   return wrapped as TOOLS;
 }
@@ -69,8 +75,8 @@ function listenedExecute<Context>(
   };
   const metadata = toolMetadata(tool);
 
-  // a `function`, not an arrow: the AI SDK binds `execute` to the tool, and that `this` is kept
-  return markObserved(function execute(this: unknown, input: unknown, executionOptions: ToolExecutionOptions) {
+  // the AI SDK calls `execute` on the tool it was given (the stand-in): the original runs on the original
+  return markObserved(function execute(input: unknown, executionOptions: ToolExecutionOptions) {
     return observeCall(
       {
         definition,
@@ -81,7 +87,7 @@ function listenedExecute<Context>(
           signal: executionOptions?.abortSignal,
           framework: FRAMEWORK_AI_SDK,
         },
-        run: () => originalExecute.call(this, input, executionOptions),
+        run: () => originalExecute.call(tool, input, executionOptions),
         // the reported text is the tool output the model sees (for a stream: its last chunk)
         report: reportAsOutput,
       },

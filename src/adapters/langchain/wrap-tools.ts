@@ -1,6 +1,7 @@
 import type { CallbackManagerForToolRun } from '@langchain/core/callbacks/manager';
 import type { ToolMessage } from '@langchain/core/messages';
 import type { StructuredTool, ToolRunnableConfig } from '@langchain/core/tools';
+import { forwardingObject } from '../../internal/forwarding-object.js';
 import { observeCall } from '../../internal/observe-call.js';
 import { markObserved } from '../../internal/observed-marker.js';
 import { assertListener, describe, hasMethods } from '../../internal/validate.js';
@@ -15,9 +16,8 @@ import { FRAMEWORK_LANGCHAIN } from '../frameworks.js';
 // biome-ignore lint/suspicious/noExplicitAny: see above; the caller's own type is what is returned
 type AnyStructuredTool = StructuredTool<any, any, any, any, any>;
 
-/** `StructuredTool._call`: protected in the typings, the one place every LangChain tool runs its function. */
+/** `StructuredTool._call`: protected in the typings, the one place every LangChain tool runs its function (a method). */
 type ToolFunction = (
-  this: AnyStructuredTool,
   arg: unknown,
   runManager?: CallbackManagerForToolRun,
   parentConfig?: ToolRunnableConfig,
@@ -27,13 +27,16 @@ type ToolFunction = (
  * Reports every call of the given LangChain tools (`StructuredTool`s, including those made by
  * `tool()`) to `listener`.
  *
- * Returns new tools, in the same order, of the same classes and with the same `name`,
- * `description`, `schema`, `returnDirect` and every other property. `invoke` works as before, with
- * plain arguments or with a `ToolCall` (then returning a `ToolMessage`); the listener sees the
- * arguments after schema validation, the `ToolCall`'s id as `toolCallId` and the run config's
- * `signal`. When the listener reports an error, the reported text is the tool's output: invoked
- * with a `ToolCall`, a `ToolMessage` with `status: 'error'` (as LangGraph's `ToolNode` makes for
- * its own errors); for a `content_and_artifact` tool, the content, with no artifact.
+ * Returns, in the same order, a stand-in for each tool: it is an instance of the tool's class, and
+ * every property (`name`, `description`, `schema`, `returnDirect`, fields, getters, ones the tool
+ * gains later) is read on the original, every write made on it. The original tools are not modified,
+ * and a call of an original is not observed. The tool's own `_call` runs with the original tool as
+ * `this`: `#private` fields, helper methods and state set during a call are the original's. `invoke`
+ * works as before, with plain arguments or with a `ToolCall` (then returning a `ToolMessage`); the
+ * listener sees the arguments after schema validation, the `ToolCall`'s id as `toolCallId` and the
+ * run config's `signal`. When the listener reports an error, the reported text is the tool's output:
+ * invoked with a `ToolCall`, a `ToolMessage` with `status: 'error'` (as LangGraph's `ToolNode` makes
+ * for its own errors); for a `content_and_artifact` tool, the content, with no artifact.
  *
  * @example
  * const [search, calculator] = wrapTools([searchTool, calculatorTool], new OpenTelemetryToolCallListener());
@@ -55,15 +58,20 @@ export function wrapTools<TOOLS extends readonly AnyStructuredTool[], Context = 
   return tools.map((tool) => wrapTool(tool, listener)) as unknown as TOOLS;
 }
 
+/*
+ * Observed in place, through a stand-in (`forwardingObject`) whose `_call` is observed, rather than
+ * `_call` patched on the instance: LangChain reaches `_call` through `this` (`invoke` -> `call` ->
+ * `this._call`), so the stand-in's is the one that runs, and the original `_call` then runs with the
+ * original tool as `this`. A patch on the instance would change the user's tool for everyone who
+ * holds it: a tool shared by two agents with two listeners would report every call to both, and a
+ * call of the original tool would be observed too. The stand-in leaves the tool as it was, observed
+ * only where it was handed on. What runs with the stand-in as `this` is LangChain's `invoke` and
+ * `call` themselves, which read the tool's properties through it, on the original.
+ */
 function wrapTool<Context>(tool: AnyStructuredTool, listener: ToolCallListener<Context>): AnyStructuredTool {
-  const toolFunction = (tool as unknown as { _call: ToolFunction })._call;
   const definition: ToolDefinition = { name: tool.name, description: tool.description, inputSchema: tool.schema };
   const metadata = toolMetadata(tool);
-
-  // A shallow copy of the same class: `instanceof`, own fields and prototype getters all kept.
-  // Descriptors, not Object.assign: that would run setters, and throw on a getter-only accessor.
-  const wrapped: AnyStructuredTool = Object.create(Object.getPrototypeOf(tool), Object.getOwnPropertyDescriptors(tool));
-  const listenedToolFunction: ToolFunction = async function (this: AnyStructuredTool, arg, runManager, parentConfig) {
+  const observedToolFunction: ToolFunction = (arg, runManager, parentConfig) => {
     const toolCallId = toolCallIdOf(parentConfig);
     return observeCall(
       {
@@ -71,19 +79,13 @@ function wrapTool<Context>(tool: AnyStructuredTool, listener: ToolCallListener<C
         metadata,
         input: arg,
         toolContext: { toolCallId, signal: parentConfig?.signal, framework: FRAMEWORK_LANGCHAIN },
-        run: () => runToolFunction(toolFunction, this, arg, runManager, parentConfig),
-        report: (text) => reportedOutput(this, text, toolCallId),
+        run: () => runToolFunction(tool, arg, runManager, parentConfig),
+        report: (text) => reportedOutput(tool, text, toolCallId),
       },
       listener,
     );
   };
-  Object.defineProperty(wrapped, '_call', {
-    value: markObserved(listenedToolFunction),
-    writable: true,
-    configurable: true,
-    enumerable: false,
-  });
-  return wrapped;
+  return forwardingObject(tool, new Map([['_call', markObserved(observedToolFunction)]]));
 }
 
 /**
@@ -109,18 +111,19 @@ async function reportedOutput(tool: AnyStructuredTool, text: string, toolCallId:
 }
 
 /**
- * Runs the original tool function. A streaming tool (one that yields events) is consumed here, as
- * `StructuredTool.call` would, forwarding each event to the run manager: the invocation then lasts
- * as long as the tool runs and ends with the tool's output, not with the generator object.
+ * Runs the original tool's function, on the original tool. A streaming tool (one that yields events)
+ * is consumed here, as `StructuredTool.call` would, forwarding each event to the run manager: the
+ * invocation then lasts as long as the tool runs and ends with the tool's output, not with the
+ * generator object.
  */
 async function runToolFunction(
-  toolFunction: ToolFunction,
   tool: AnyStructuredTool,
   arg: unknown,
   runManager: CallbackManagerForToolRun | undefined,
   parentConfig: ToolRunnableConfig | undefined,
 ) {
-  const raw = await toolFunction.call(tool, arg, runManager, parentConfig);
+  // read at each call and called as a method, as LangChain's `this._call(...)` on the original
+  const raw = await (tool as unknown as { _call: ToolFunction })._call(arg, runManager, parentConfig);
   return isAsyncGenerator(raw) ? await consumeToolEvents(raw, runManager) : raw;
 }
 

@@ -100,15 +100,15 @@ describe('wrapTools (LangChain)', () => {
     expect(wrapped).toHaveLength(2);
     expect(wrapped.map((t) => t.name)).toEqual(['weather', 'final_answer']);
     for (const [index, original] of tools.entries()) {
-      const copy = wrapped[index] as StructuredTool;
-      expect(copy).not.toBe(original);
-      expect(copy).toBeInstanceOf(StructuredTool);
-      expect(Object.getPrototypeOf(copy)).toBe(Object.getPrototypeOf(original));
-      expect(copy.description).toBe(original.description);
-      expect(copy.schema).toBe(original.schema);
-      expect(copy.returnDirect).toBe(original.returnDirect);
-      expect(copy.lc_namespace).toEqual(['langchain', 'tools']);
-      expect({ ...copy }).toEqual({ ...original });
+      const standIn = wrapped[index] as StructuredTool;
+      expect(standIn).not.toBe(original);
+      expect(standIn).toBeInstanceOf(StructuredTool);
+      expect(Object.getPrototypeOf(standIn)).toBe(Object.getPrototypeOf(original));
+      expect(standIn.description).toBe(original.description);
+      expect(standIn.schema).toBe(original.schema);
+      expect(standIn.returnDirect).toBe(original.returnDirect);
+      expect(standIn.lc_namespace).toEqual(['langchain', 'tools']);
+      expect({ ...standIn }).toEqual({ ...original });
     }
     expect(wrapped[1]?.metadata).toMatchObject({ owner: 'team-a' });
     expect(Object.hasOwn(weather, '_call')).toBe(false);
