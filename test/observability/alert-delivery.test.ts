@@ -6,7 +6,7 @@
  * the receiver the severity routes to. A healthy tool raises nothing; the inhibition rule holds.
  *
  * The test copies of the configuration differ from the project's files in the waits only, so that the
- * test takes seconds instead of minutes: the rules' `for: 5m`/`for: 10m` become 5 s/10 s, Alertmanager's
+ * test takes seconds instead of minutes: the rules' `for: 5m`/`15m`/`10m` become 5 s/15 s/10 s, Alertmanager's
  * group_wait/group_interval/repeat_interval become 1 s/1 s/1 h; and each receiver gets a webhook (with its
  * own path), which is where a real deployment puts its pager.
  */
@@ -41,7 +41,7 @@ function rulesWithShortWaits(): string {
   const rules = readFileSync(observability('prometheus/rules/tool-calls.rules.yml'), 'utf8');
   const shortened = rules.replace(/^(\s+for: )(\d+)m$/gm, '$1$2s');
   const changed = shortened.split('\n').filter((line, i) => line !== rules.split('\n')[i]);
-  expect(changed.map((line) => line.trim())).toEqual(['for: 5s', 'for: 10s']);
+  expect(changed.map((line) => line.trim())).toEqual(['for: 5s', 'for: 15s', 'for: 10s']);
   return shortened;
 }
 
