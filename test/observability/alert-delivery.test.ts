@@ -3,10 +3,11 @@
  * instrumented-tools.ts: charge_card fails half its calls) → the project's alert rules on the real
  * Prometheus → the project's observability/alertmanager/alertmanager.yml on the real Alertmanager → a
  * webhook receiver on 127.0.0.1, which gets the alert with the tool's name, severity and runbook, through
- * the receiver the severity routes to. A healthy tool raises nothing; the inhibition rule holds.
+ * the receiver the severity routes to. A healthy tool raises nothing; the calls the model got wrong
+ * (web_search's, and the names it makes up, _unknown) are a ticket, never a page; the inhibition rule holds.
  *
  * The test copies of the configuration differ from the project's files in the waits only, so that the
- * test takes seconds instead of minutes: the rules' `for: 5m`/`for: 10m` become 5 s/10 s, Alertmanager's
+ * test takes seconds instead of minutes: the rules' `for: 5m`/`15m`/`10m` become 5 s/15 s/10 s, Alertmanager's
  * group_wait/group_interval/repeat_interval become 1 s/1 s/1 h; and each receiver gets a webhook (with its
  * own path), which is where a real deployment puts its pager.
  */
@@ -41,7 +42,7 @@ function rulesWithShortWaits(): string {
   const rules = readFileSync(observability('prometheus/rules/tool-calls.rules.yml'), 'utf8');
   const shortened = rules.replace(/^(\s+for: )(\d+)m$/gm, '$1$2s');
   const changed = shortened.split('\n').filter((line, i) => line !== rules.split('\n')[i]);
-  expect(changed.map((line) => line.trim())).toEqual(['for: 5s', 'for: 10s']);
+  expect(changed.map((line) => line.trim())).toEqual(['for: 5s', 'for: 15s', 'for: 10s']);
   return shortened;
 }
 
@@ -159,8 +160,31 @@ describe('tool-call alerts from the app to a pager webhook', () => {
     const held = await alertmanager!.alerts();
     const errorAlerts = held.filter((a) => a.labels.alertname === 'ToolCallErrorRatioHigh');
     expect(errorAlerts.map((a) => a.labels.gen_ai_tool_name)).toEqual(['charge_card']);
-    const notifiedTools = webhook!.notifications.flatMap((n) => n.alerts.map((a) => a.labels.gen_ai_tool_name));
-    expect(new Set(notifiedTools)).toEqual(new Set(['charge_card']));
+    // nothing but charge_card was paged (web_search's and _unknown's model error tickets go elsewhere)
+    const pagedTools = webhook!.notifications
+      .filter((n) => n.receiver === 'page')
+      .flatMap((n) => n.alerts.map((a) => a.labels.gen_ai_tool_name));
+    expect(new Set(pagedTools)).toEqual(new Set(['charge_card']));
+  }, 120_000);
+
+  it('tickets the calls the model got wrong through the ticket receiver, never pages them', async (ctx) => {
+    skipUnlessRunning(ctx);
+    const { notification, alert } = await notified('ToolCallModelErrorRatioHigh for web_search at the webhook', {
+      alertname: 'ToolCallModelErrorRatioHigh',
+      gen_ai_tool_name: 'web_search',
+    });
+    expect(notification.path).toBe('/ticket');
+    expect(notification.receiver).toBe('ticket');
+    expect(alert.labels).toMatchObject({ job: JOB, severity: 'ticket', gen_ai_tool_name: 'web_search' });
+    expect(alert.annotations.runbook).toContain('"Tool calls the model got wrong"');
+    await notified('ToolCallModelErrorRatioHigh for _unknown at the webhook', {
+      alertname: 'ToolCallModelErrorRatioHigh',
+      gen_ai_tool_name: '_unknown',
+    });
+    const modelErrorReceivers = webhook!.notifications
+      .filter((n) => n.alerts.some((a) => a.labels.alertname === 'ToolCallModelErrorRatioHigh'))
+      .map((n) => n.receiver);
+    expect(new Set(modelErrorReceivers)).toEqual(new Set(['ticket']));
   }, 120_000);
 
   it('holds back the latency ticket of a tool whose error alert fires (the inhibition rule), not of others', async (ctx) => {
@@ -192,7 +216,10 @@ describe('tool-call alerts from the app to a pager webhook', () => {
     );
     expect(source?.status.state).toBe('active');
     expect(inhibited?.status).toMatchObject({ state: 'suppressed', inhibitedBy: [source?.fingerprint] });
-    expect(held.find((a) => a.labels.gen_ai_tool_name === 'web_search')?.status.state).toBe('active');
+    expect(
+      held.find((a) => a.labels.alertname === 'ToolCallLatencyHigh' && a.labels.gen_ai_tool_name === 'web_search')
+        ?.status.state,
+    ).toBe('active');
     const charged = webhook!.notifications.flatMap((n) =>
       n.alerts.filter(
         (a) => a.labels.alertname === 'ToolCallLatencyHigh' && a.labels.gen_ai_tool_name === 'charge_card',

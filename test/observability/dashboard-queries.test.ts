@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import {
   type PrometheusSeries,
   type RunningPrometheus,
@@ -75,6 +76,18 @@ function hasData(series: readonly PrometheusSeries[]): boolean {
   return samples.some(([, value]) => Number.isFinite(Number(value)));
 }
 
+/** The series labels a panel's data links read (`${__field.labels.X}`, `${__data.fields.X}`): each series must carry them. */
+function labelsReadByLinks(panel: Panel): string[] {
+  const urls = linksOf(panel).map((link) => link.url);
+  const names = urls.flatMap((url) =>
+    [...url.matchAll(/\$\{__(?:field\.labels|data\.fields)\.(\w+)/g)].map((m) => m[1]!),
+  );
+  return [...new Set(names)];
+}
+
+/** The tools of fixtures/instrumented-tools.ts, and `_unknown` for the names the model made up. */
+const FIXTURE_TOOLS = /^(lookup_order|charge_card|web_search|_unknown)$/;
+
 /** The panel's data links, on all fields or on one column. */
 function linksOf(panel: Panel): Array<{ url: string }> {
   return [
@@ -113,7 +126,18 @@ describe.each(prometheusBinaries)('Tool calls dashboard on a real Prometheus: $l
     expect(dashboard.templating.list.map((variable) => variable.name)).toEqual(['service', 'agent', 'tool']);
   });
 
-  it('links a tool to its traces in Jaeger by service and gen_ai.tool.name', () => {
+  it('names in the alert runbooks only panels the dashboard has', () => {
+    const rules = parse(readFileSync(rulesFile, 'utf8')) as {
+      groups: Array<{ rules: Array<{ alert?: string; annotations?: { runbook?: string } }> }>;
+    };
+    const runbooks = rules.groups.flatMap((group) => group.rules.flatMap((rule) => rule.annotations?.runbook ?? []));
+    const named = runbooks.flatMap((runbook) => [...runbook.matchAll(/"([^"]+)"/g)].map((match) => match[1]!));
+    const titles = [dashboard.title, ...dashboard.panels.map((panel) => panel.title)];
+    expect(named).toContain('Tool calls the model got wrong');
+    for (const name of named) expect(titles, name).toContain(name);
+  });
+
+  it('links a tool to its traces in Jaeger by service and gen_ai.tool.name (rejected calls: by error.type)', () => {
     const links = dashboard.panels.flatMap(linksOf);
     const explore = links.map((link) => link.url).filter((url) => url.startsWith('/explore?'));
     expect(explore.length).toBeGreaterThanOrEqual(4);
@@ -125,9 +149,21 @@ describe.each(prometheusBinaries)('Tool calls dashboard on a real Prometheus: $l
         JSON.parse(substituted) as Record<string, { datasource: string; queries: Array<Record<string, string>> }>
       ).traces!;
       expect(pane.datasource).toBe('jaeger');
-      expect(pane.queries[0]).toMatchObject({ queryType: 'search', service: 'x', tags: 'gen_ai.tool.name=x' });
+      expect(pane.queries[0]).toMatchObject({ queryType: 'search', service: 'x' });
+      expect(['gen_ai.tool.name=x', 'error.type=x']).toContain(pane.queries[0]!.tags);
       expect(panes).toMatch(/"service":"\$\{__(field\.labels|data\.fields)\.service_name:percentencode\}"/);
-      expect(panes).toContain('gen_ai.tool.name=${__');
+      expect(panes).toMatch(/(gen_ai\.tool\.name|error\.type)=\$\{__/);
+    }
+    // a rejected call to a tool the app does not have is `_unknown` in metrics but keeps its name on the
+    // span: the panel of rejected calls finds their traces by error.type, not by the tool name
+    const modelErrors = dashboard.panels.find((panel) => panel.title === 'Tool calls the model got wrong');
+    expect(modelErrors).toBeDefined();
+    const modelErrorLinks = linksOf(modelErrors!).map((link) => decodeURIComponent(link.url));
+    expect(modelErrorLinks).toHaveLength(2);
+    for (const url of modelErrorLinks) {
+      expect(url).toContain('error.type');
+      expect(url).toMatch(/\$\{__field\.labels\.error_type:percentencode\}/);
+      expect(url).not.toContain('gen_ai.tool.name');
     }
   });
 
@@ -145,6 +181,57 @@ describe.each(prometheusBinaries)('Tool calls dashboard on a real Prometheus: $l
       });
       expect(values).toContain(expected[variable.name as keyof typeof expected]);
     }
+  });
+
+  it('shows the calls the model got wrong apart from the tools own failures, and leaves them out of latency', async (ctx) => {
+    if (!prometheus) return skipOrFail(ctx, prometheusGate);
+    /** A panel's query (its target `refId`) evaluated now, for every service, agent and tool. */
+    const seriesOf = async (title: string, refId = 'A') => {
+      const target = dashboard.panels.find((p) => p.title === title)?.targets.find((t) => t.refId === refId);
+      if (!target) throw new Error(`no query ${refId} in a panel "${title}"`);
+      return prometheus!.query(interpolate(target.expr, { service: '.*', agent: '.*', tool: '.*' }));
+    };
+    const byTool = (series: readonly PrometheusSeries[]) =>
+      Object.fromEntries(series.map((s) => [s.metric.gen_ai_tool_name, Number(s.value?.[1])]));
+
+    // every kind of rejected call of the fixture, and nothing else
+    const rejected = await waitFor('the three kinds of rejected call', async () => {
+      const series = await seriesOf('Tool calls the model got wrong');
+      const kinds = series.map((s) => `${s.metric.gen_ai_tool_name}: ${s.metric.error_type}`).sort();
+      return kinds.length >= 3 ? kinds : undefined;
+    });
+    expect(rejected).toEqual([
+      '_unknown: AI_NoSuchToolError',
+      'charge_card: ToolInputParsingException',
+      'web_search: AI_InvalidToolInputError',
+    ]);
+    // the tools' own failures, none of the rejections
+    const toolErrorTypes = await waitFor('the three error types of the tools', async () => {
+      const types = new Set((await seriesOf('Top tool error types')).map((s) => s.metric.error_type));
+      return types.size >= 3 ? types : undefined;
+    });
+    expect(toolErrorTypes).toEqual(new Set(['NOT_FOUND', 'CARD_DECLINED', 'GATEWAY_TIMEOUT']));
+
+    // web_search never fails when it runs, though the model gets a fifth of its calls wrong
+    const toolErrorRatio = byTool(await seriesOf('Tool error ratio by tool'));
+    expect(toolErrorRatio.web_search).toBe(0);
+    expect(toolErrorRatio.charge_card).toBeGreaterThan(0.3); // half the calls it runs fail
+    expect(toolErrorRatio).not.toHaveProperty('_unknown'); // it never ran
+    const modelErrorRatio = byTool(await seriesOf('Model error ratio by tool'));
+    expect(modelErrorRatio.web_search).toBeGreaterThan(0.1); // 1 in 5
+    expect(modelErrorRatio.web_search).toBeLessThan(0.3);
+    expect(modelErrorRatio.lookup_order).toBe(0);
+    // 1 in about 8 of all calls: a share of all the calls, not of its own (which would be 1)
+    expect(modelErrorRatio._unknown).toBeGreaterThan(0.05);
+    expect(modelErrorRatio._unknown).toBeLessThan(0.25);
+
+    // the latency of a tool is of the calls it ran: no series at all for _unknown
+    for (const refId of ['A', 'B', 'C']) {
+      const tools = Object.keys(byTool(await seriesOf('Latency p50 / p95 / p99 by tool', refId)));
+      expect(tools).toContain('web_search');
+      expect(tools).not.toContain('_unknown');
+    }
+    expect(Object.keys(byTool(await seriesOf('Tools', 'C')))).not.toContain('_unknown');
   });
 
   describe.each([
@@ -169,11 +256,14 @@ describe.each(prometheusBinaries)('Tool calls dashboard on a real Prometheus: $l
           { timeoutMs: 60_000, intervalMs: 500 },
         );
         expect(hasData(series)).toBe(true);
-        if (linksOf(panel).length > 0) {
+        const linkLabels = labelsReadByLinks(panel);
+        if (linkLabels.length > 0) {
           // the trace links read these labels from the series: each series must carry them
           for (const s of series) {
+            for (const label of linkLabels)
+              expect(s.metric[label], `${label} of ${JSON.stringify(s.metric)}`).toBeTruthy();
             expect(s.metric.service_name).toBe('tool-calls-fixture');
-            expect(s.metric.gen_ai_tool_name).toMatch(/^(lookup_order|charge_card|web_search)$/);
+            expect(s.metric.gen_ai_tool_name).toMatch(FIXTURE_TOOLS);
           }
         }
         if (values.tool !== '.*') {

@@ -1,7 +1,8 @@
 /**
  * The stack's Prometheus and Alertmanager configuration passes the official checkers, and the alert
  * rules pass their promtool unit tests (observability/prometheus/tests/): firing for a failing or slow
- * busy tool, silent for healthy tools and for tools with too few calls. On each promtool/amtool there is:
+ * busy tool, silent for healthy tools and for tools with too few calls; calls the model got wrong (rejected
+ * before the tool ran) raise a ticket of their own, never the tool's page, and stay out of its latency. On each promtool/amtool there is:
  * the ones scripts/services.sh builds (Prometheus 3, the stack's), and Debian's (2.42) while it is cheap.
  */
 import { fileURLToPath } from 'node:url';
@@ -21,17 +22,17 @@ describe.each(promtools)('$label', ({ gate: promtool }) => {
     expect(result.code).toBe(0);
     // the config loads the rules relative to itself: the rules file was found and checked too
     expect(result.stdout).toContain('1 rule files found');
-    expect(result.stdout).toContain('SUCCESS: 5 rules found');
+    expect(result.stdout).toContain('SUCCESS: 9 rules found');
   });
 
   it('accepts the alert rules', async (ctx) => {
     const bin = promtool.path ?? skipOrFail(ctx, promtool);
     const result = await runCommand(bin, ['check', 'rules', observability('prometheus/rules/tool-calls.rules.yml')]);
     expect(result.code, result.stdout + result.stderr).toBe(0);
-    expect(result.stdout).toContain('SUCCESS: 5 rules found');
+    expect(result.stdout).toContain('SUCCESS: 9 rules found');
   });
 
-  it('passes the alert rule unit tests (firing, pending, healthy and low-volume cases)', async (ctx) => {
+  it('passes the alert rule unit tests (firing, pending, healthy, low-volume and model error cases)', async (ctx) => {
     const bin = promtool.path ?? skipOrFail(ctx, promtool);
     const result = await runCommand(bin, [
       'test',
@@ -59,6 +60,7 @@ describe.each(amtools)('$label', ({ gate: amtool }) => {
     for (const [labels, receiver] of [
       [['alertname=ToolCallErrorRatioHigh', 'severity=page'], 'page'],
       [['alertname=ToolCallLatencyHigh', 'severity=ticket'], 'ticket'],
+      [['alertname=ToolCallModelErrorRatioHigh', 'severity=ticket'], 'ticket'],
       [['alertname=Other'], 'default'],
     ] as const) {
       const result = await runCommand(bin, ['config', 'routes', 'test', config, ...labels]);
