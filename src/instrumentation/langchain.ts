@@ -3,6 +3,7 @@ import {
   InstrumentationNodeModuleFile,
   isWrapped,
 } from '@opentelemetry/instrumentation';
+import { observingRejection } from '../adapters/langchain/rejected-input.js';
 import { wrapTools } from '../adapters/langchain/wrap-tools.js';
 import { isObserved } from '../internal/observed-marker.js';
 import type { ToolCallListener } from '../tool-call-listener.js';
@@ -56,7 +57,12 @@ export function langchainModules(context: PatchContext): InstrumentationNodeModu
           const run = original as AnyFunction;
           if (!isEnabled() || isObserved(this._call)) return run.apply(this, args);
           const standIn = guarded(logger, 'LangChain tool', () => standInFor(this), this);
-          return run.apply(standIn, args);
+          if (standIn === this) return run.apply(this, args);
+          // the stand-in's `call` is not the one running here: a rejected input is observed around it
+          const name = String((this as { name?: unknown }).name);
+          return observingRejection(name, context.listener(), args[0], args[1], () =>
+            Promise.resolve(run.apply(standIn, args)),
+          );
         },
     );
     return moduleExports;

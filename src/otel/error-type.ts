@@ -2,8 +2,8 @@ import { ERROR_TYPE_VALUE_OTHER } from '@opentelemetry/semantic-conventions';
 import { boundedAttribute, sliceWellFormed, truncate } from './bounded-text.js';
 
 /**
- * The `error.type` of a thrown value: its `code` (as a string), else its `name`, else its
- * constructor's name; `_OTHER` for a value that is not an object, for a plain object without
+ * The `error.type` of a thrown value: its `code` (as a string), else its `name` (its class's name
+ * when `name` is only the inherited `Error`), else its constructor's name; `_OTHER` for a value that is not an object, for a plain object without
  * `code`/`name`, and when reading the value throws. Never the message (cardinality, secrets).
  * Bounded by `MAX_ATTRIBUTE_LENGTH`: it is a metric attribute, and a `code` can be anything.
  */
@@ -19,11 +19,12 @@ function unboundedErrorTypeOf(error: unknown): string {
     const { code, name } = error as { code?: unknown; name?: unknown };
     if (typeof code === 'string' && code.length > 0) return code;
     if (typeof code === 'number' || typeof code === 'bigint') return String(code);
-    if (typeof name === 'string' && name.length > 0) return name;
     const constructorName = Object.getPrototypeOf(error)?.constructor?.name;
-    if (typeof constructorName === 'string' && constructorName.length > 0 && constructorName !== 'Object') {
-      return constructorName;
-    }
+    const named = typeof constructorName === 'string' && constructorName.length > 0 && constructorName !== 'Object';
+    // a subclass that leaves `name` as `Error` (LangChain's ToolInputParsingException) is told by its class
+    if (name === 'Error' && named && constructorName !== 'Error') return constructorName;
+    if (typeof name === 'string' && name.length > 0) return name;
+    if (named) return constructorName;
   } catch {
     // a Proxy or a throwing getter: nothing safe to say about it
   }

@@ -29,9 +29,12 @@ export class MetricAttributes {
 
   constructor(private readonly agentName: string | undefined) {}
 
-  /** `gen_ai.tool.name`, `gen_ai.tool.type`, `gen_ai.agent.name` (when set), `error.type` (failures). */
-  duration(toolName: string, toolType: string, errorType: string | undefined): Attributes {
-    if (errorType !== undefined) return this.get(toolName, toolType, errorType, undefined);
+  /**
+   * `gen_ai.tool.name`, `gen_ai.tool.type`, `gen_ai.agent.name` (when set), `error.type` (failures),
+   * and `tool_call.error.source` for a call the framework rejected (the model's error).
+   */
+  duration(toolName: string, toolType: string, errorType: string | undefined, byModel: boolean): Attributes {
+    if (errorType !== undefined) return this.get(toolName, toolType, errorType, undefined, byModel);
     const last = this.lastSuccess;
     if (last !== undefined && last[ATTR_GEN_AI_TOOL_NAME] === toolName && last[ATTR_GEN_AI_TOOL_TYPE] === toolType) {
       return last;
@@ -57,7 +60,7 @@ export class MetricAttributes {
     const byOutcome = byError && this.level(byError, errorType ?? '');
     if (byOutcome === undefined) return this.build(toolName, toolType, errorType, outcome, byModel);
     // the source is a flag on the outcome's key (a key built per call only for the rare rejected call)
-    const last = byModel ? `${outcome}\0model` : (outcome ?? '');
+    const last = byModel ? `${outcome ?? ''}\0model` : (outcome ?? '');
     const found = byOutcome.get(last) as Attributes | undefined;
     if (found !== undefined) return found;
     const attributes = this.build(toolName, toolType, errorType, outcome, byModel);

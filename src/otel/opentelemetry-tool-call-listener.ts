@@ -445,7 +445,11 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       const { parent } = state;
       const duration = (endTime - startTime) / 1000;
       const { metricToolName, rejected } = state;
-      instruments.duration.record(duration, metricAttributes.duration(metricToolName, toolType, errorType), parent);
+      instruments.duration.record(
+        duration,
+        metricAttributes.duration(metricToolName, toolType, errorType, rejected),
+        parent,
+      );
       if (errorType !== undefined) {
         const attributes = metricAttributes.errors(metricToolName, toolType, errorType, outcome as string, rejected);
         instruments.errors.add(1, attributes, parent);

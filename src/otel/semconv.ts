@@ -66,8 +66,9 @@ export const TOOL_CALL_ERROR_OUTCOME_VALUE_REPORTED = 'reported' as const;
 export const TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN = 'rethrown' as const;
 
 /**
- * This package's own, on `tool_call.errors` only: `model` for a call the framework rejected before the
- * tool ran (the model called it wrong: invalid input, an unknown tool). Absent for the tool's own failures.
+ * This package's own, on the span and on both metrics' failures: `model` for a call the framework
+ * rejected before the tool ran (the model called it wrong: invalid input, an unknown tool). Absent for
+ * the tool's own failures, so that their series are those of before.
  */
 export const ATTR_TOOL_CALL_ERROR_SOURCE = 'tool_call.error.source' as const;
 export const TOOL_CALL_ERROR_SOURCE_VALUE_MODEL = 'model' as const;

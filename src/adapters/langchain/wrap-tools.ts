@@ -8,6 +8,7 @@ import { assertListener, describe, hasMethods } from '../../internal/validate.js
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import type { ToolDefinition, ToolMetadata } from '../../tool-callback.js';
 import { FRAMEWORK_LANGCHAIN } from '../frameworks.js';
+import { observedCall, thrownByToolFunction } from './rejected-input.js';
 
 /**
  * Any LangChain structured tool, whatever its schema and output types. `any`, not `unknown`: the
@@ -85,7 +86,13 @@ function wrapTool<Context>(tool: AnyStructuredTool, listener: ToolCallListener<C
       listener,
     );
   };
-  return forwardingObject(tool, new Map([['_call', markObserved(observedToolFunction)]]));
+  return forwardingObject(
+    tool,
+    new Map<string, unknown>([
+      ['_call', markObserved(observedToolFunction)],
+      ['call', observedCall(tool, listener as ToolCallListener<unknown>)],
+    ]),
+  );
 }
 
 /**
@@ -122,9 +129,15 @@ async function runToolFunction(
   runManager: CallbackManagerForToolRun | undefined,
   parentConfig: ToolRunnableConfig | undefined,
 ) {
-  // read at each call and called as a method, as LangChain's `this._call(...)` on the original
-  const raw = await (tool as unknown as { _call: ToolFunction })._call(arg, runManager, parentConfig);
-  return isAsyncGenerator(raw) ? await consumeToolEvents(raw, runManager) : raw;
+  try {
+    // read at each call and called as a method, as LangChain's `this._call(...)` on the original
+    const raw = await (tool as unknown as { _call: ToolFunction })._call(arg, runManager, parentConfig);
+    return isAsyncGenerator(raw) ? await consumeToolEvents(raw, runManager) : raw;
+  } catch (error) {
+    // the tool's own failure: `call` must not take it for a rejection of this call's input
+    thrownByToolFunction(error);
+    throw error;
+  }
 }
 
 /** LangChain's own test for a streaming tool result (`isAsyncGenerator` in `@langchain/core/runnables/iter`). */

@@ -253,12 +253,17 @@ describe('wrapTools (LangChain)', () => {
     expect(beforeEvent(inner.events).call.toolCallId).toBe('call_6');
   });
 
-  it('lets LangChain reject invalid arguments before the tool, and the listener, are called', async () => {
-    const { listener, events } = recordingListener(() => 'reported');
-    const [wrapped] = wrapTools([weather], listener);
-
+  it('a call LangChain rejects for its arguments reaches the listener as a rejected call, before the tool runs', async () => {
+    const rethrowing = recordingListener();
+    const [wrapped] = wrapTools([weather], rethrowing.listener);
     await expect(wrapped.invoke({ city: 42 } as never)).rejects.toThrow(/did not match expected schema/);
-    expect(events).toEqual([]);
+    expect(rethrowing.kinds()).toEqual(['beforeCall', 'onError', 'afterCompletion']);
+    expect(rethrowing.events[0]).toMatchObject({ toolName: 'weather', toolInput: { city: 42 } });
+    expect((rethrowing.events[0] as { call: { rejection?: string } }).call.rejection).toBe('invalid_input');
+
+    const reporting = recordingListener(() => 'reported');
+    const [reported] = wrapTools([weather], reporting.listener);
+    expect(await reported.invoke({ city: 42 } as never)).toBe('reported');
   });
 
   it('throws a TypeError naming the argument when tools or listener are invalid', () => {
