@@ -52,7 +52,7 @@ describe('LangChain: a ToolCall whose arguments fail the schema is a call the mo
   it("errorPolicy 'report': the model gets a ToolMessage with status 'error' and the listener's text", async () => {
     const [wrapped] = wrapTools([weather], telemetry.listener({ errorPolicy: 'report' }));
 
-    const message = await wrapped.invoke(badCall as never);
+    const message = (await wrapped.invoke(badCall as never)) as unknown as ToolMessage;
 
     expect(message).toBeInstanceOf(ToolMessage);
     expect(message.status).toBe('error');
