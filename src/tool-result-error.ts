@@ -8,8 +8,8 @@ import { ERROR_TYPE_VALUE_TOOL_ERROR } from './otel/semconv.js';
  */
 export class ToolResultError<Result = unknown> extends Error {
   override readonly name: string = 'ToolResultError';
-  /** Read by the OpenTelemetry listener as `error.type`. */
-  readonly code = ERROR_TYPE_VALUE_TOOL_ERROR;
+  /** Read by the OpenTelemetry listener as `error.type`: `tool_error`, unless an adapter's subclass says better. */
+  readonly code: string = ERROR_TYPE_VALUE_TOOL_ERROR;
 
   constructor(
     readonly toolName: string,

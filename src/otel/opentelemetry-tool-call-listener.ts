@@ -22,6 +22,7 @@ import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import { failureOutcomeOf } from '../internal/call-outcome.js';
 import { IDLE_CALL, type IdleCall } from '../internal/idle-listener.js';
 import { logger } from '../internal/logger.js';
+import { rejectionOf } from '../internal/rejection-mark.js';
 import type { ToolCallInfo, ToolCallListener } from '../tool-call-listener.js';
 import { VERSION } from '../version.js';
 import { boundedAttribute, boundedAttributes, boundedValue, MAX_DESCRIPTION_LENGTH } from './bounded-text.js';
@@ -110,8 +111,11 @@ interface ToolCallSpanState extends OpenToolCall {
   failureAttributes?: Attributes;
   /** `gen_ai.tool.name` in the metrics: the tool name, or `_unknown` for a tool the app does not have. */
   readonly metricToolName: string;
-  /** A call the framework rejected before the tool ran: its error counts as the model's (`tool_call.error.source`). */
-  readonly rejected: boolean;
+  /**
+   * A call the framework rejected (the model called it wrong): its error counts as the model's
+   * (`tool_call.error.source`). Known at the start (`ToolCallInfo.rejection`), or from the error.
+   */
+  rejected: boolean;
 }
 
 interface Instruments {
@@ -498,6 +502,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     // what the metrics need first, so that a failing span cannot cost them: the error's own
     // code/name, or what a remote call's protocol says of it (span-shape.ts)
     const failure = failureShape(error, call);
+    if (rejectionOf(error) !== undefined) state.rejected = true;
     state.error = error;
     state.errorType = failure.type;
     state.outcome = outcome;

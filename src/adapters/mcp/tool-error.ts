@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ERROR_TYPE_VALUE_TOOL_ERROR } from '../../otel/semconv.js';
 import { ToolResultError } from '../../tool-result-error.js';
 
 /**
@@ -8,6 +9,7 @@ import { ToolResultError } from '../../tool-result-error.js';
  */
 export class McpToolError extends ToolResultError<CallToolResult> {
   override readonly name = 'McpToolError' as const;
+  override readonly code = ERROR_TYPE_VALUE_TOOL_ERROR;
 
   constructor(toolName: string, result: CallToolResult) {
     super(toolName, result, resultText(result) ?? `MCP tool '${toolName}' returned isError: true`);

@@ -2,12 +2,14 @@ import type { FunctionTool, Tool } from '@openai/agents';
 import { forwardingObject } from '../../internal/forwarding-object.js';
 import { observeCall } from '../../internal/observe-call.js';
 import { markObserved } from '../../internal/observed-marker.js';
+import { markRejection } from '../../internal/rejection-mark.js';
 import { toolNameOf } from '../../internal/tool-name.js';
 import { assertListener, describe } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import type { ToolDefinition } from '../../tool-callback.js';
 import { FRAMEWORK_OPENAI_AGENTS } from '../frameworks.js';
 import { FunctionToolError } from './function-tool-error.js';
+import { watchInputParsing } from './input-parsing.js';
 import { keepOutcome, observeSdkFailure, type SdkOutcome } from './observe-sdk-failure.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: a tool's run context type is contravariant (invoke's parameter)
@@ -82,6 +84,12 @@ function observedTool<T extends AnyFunctionTool>(tool: T, listener: ToolCallList
 
   function invoke(...args: InvokeArguments): Promise<unknown> {
     const [, input, details] = args;
+    // whether the SDK parsed the arguments: a failure before that is the model's (input-parsing.ts)
+    const parsing = watchInputParsing(details);
+    const invokeArgs =
+      parsing.details === details
+        ? args
+        : (args.map((arg, index) => (index === 2 ? parsing.details : arg)) as InvokeArguments);
     // what the SDK made of this one invocation, seen while `original` runs
     let sdk: SdkOutcome = { failed: false };
     let failure: FunctionToolError | undefined;
@@ -97,9 +105,16 @@ function observedTool<T extends AnyFunctionTool>(tool: T, listener: ToolCallList
         },
         run: async () => {
           // as the runner calls it: `tool.invoke(...)`, on the original tool
-          const outcome = await observeSdkFailure(() => Reflect.apply(original, tool, args) as Promise<unknown>);
+          const outcome = await observeSdkFailure(
+            () => Reflect.apply(original, tool, invokeArgs) as Promise<unknown>,
+          ).catch((error: unknown) => {
+            // the SDK's own error for arguments it refused, rejected (no errorFunction): the model's
+            throw isSdkInvalidInput(error) ? markRejection(error, 'invalid_input') : error;
+          });
           sdk = { failed: outcome.failed, failure: outcome.failure };
-          if (outcome.failed) failure = new FunctionToolError(toolName, outcome.output, outcome.failure);
+          if (outcome.failed) {
+            failure = new FunctionToolError(toolName, outcome.output, outcome.failure, parsing.parsed() === false);
+          }
           return outcome.output;
         },
         failureOf: () => failure,
@@ -113,6 +128,10 @@ function observedTool<T extends AnyFunctionTool>(tool: T, listener: ToolCallList
   }
 
   return forwardingObject(tool, new Map([['invoke', markObserved(invoke)]]));
+}
+
+function isSdkInvalidInput(error: unknown): error is Error {
+  return error instanceof Error && error.name === 'InvalidToolInputError';
 }
 
 /** The model sends arguments as a JSON string; listeners (and captured spans) get the object. */

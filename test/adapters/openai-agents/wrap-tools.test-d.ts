@@ -27,9 +27,9 @@ describe('otel-tool-calls/openai-agents types', () => {
     new Agent({ name: 'a', tools: wrapTools([weather, hosted], listener) });
   });
 
-  it('FunctionToolError carries code tool_error and the output the SDK made', () => {
+  it('FunctionToolError carries code tool_error (InvalidToolInputError for refused arguments) and the output the SDK made', () => {
     expectTypeOf<FunctionToolError>().toExtend<Error>();
-    expectTypeOf<FunctionToolError['code']>().toEqualTypeOf<'tool_error'>();
+    expectTypeOf<FunctionToolError['code']>().toEqualTypeOf<'tool_error' | 'InvalidToolInputError'>();
     expectTypeOf<FunctionToolError['output']>().toEqualTypeOf<unknown>();
   });
 
