@@ -40,14 +40,22 @@ describe('zero-code on ai 7, OpenTelemetry SDK 3.x, Node 24', () => {
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
       expect(run.stdout).toBe(
-        'generateText: getWeather:json,convertCurrency:error-text\nstreamText: getWeather:json\nagent: getWeather:json\n',
+        'generateText: getWeather:json,convertCurrency:error-text,getWeather:error-text,getWether:error-text\n' +
+          'streamText: getWeather:json,getWether:error-text\nagent: getWeather:json\n',
       );
+      // the calls the SDK rejects (call_5 to call_7) included: one span and sample per call the model made
       expect(
         toolSpans(run)
           .map((span) => span.attributes['gen_ai.tool.call.id'])
           .sort(),
-      ).toEqual(['call_1', 'call_2', 'call_3', 'call_4']);
-      expect(run.metrics.find((metric) => metric.name === 'gen_ai.execute_tool.duration')?.total).toBe(4);
+      ).toEqual(['call_1', 'call_2', 'call_3', 'call_4', 'call_5', 'call_6', 'call_7']);
+      expect(
+        toolSpans(run)
+          .filter((span) => span.attributes['tool_call.error.source'] === 'model')
+          .map((span) => span.attributes['error.type'])
+          .sort(),
+      ).toEqual(['AI_InvalidToolInputError', 'AI_NoSuchToolError', 'AI_NoSuchToolError']);
+      expect(run.metrics.find((metric) => metric.name === 'gen_ai.execute_tool.duration')?.total).toBe(7);
     },
   );
 });

@@ -1,4 +1,5 @@
 import { InstrumentationNodeModuleDefinition, isWrapped } from '@opentelemetry/instrumentation';
+import { type ObservableOptions, repairReplacements } from '../adapters/ai-sdk/observe-tool-calls.js';
 import { wrapTools } from '../adapters/ai-sdk/wrap-tools.js';
 import { forwardingObject } from '../internal/forwarding-object.js';
 import { isObserved } from '../internal/observed-marker.js';
@@ -36,6 +37,9 @@ export function aiSdkModules(context: PatchContext): InstrumentationNodeModuleDe
       logger,
       'ai: tools',
       () => {
+        const listener = context.listener();
+        // the calls the SDK rejects before any tool runs (observed once: not where observeToolCalls did)
+        const replaced = repairReplacements(options as ObservableOptions, listener);
         const unobserved: Record<string, unknown> = {};
         let any = false;
         for (const [name, tool] of Object.entries(tools)) {
@@ -45,12 +49,13 @@ export function aiSdkModules(context: PatchContext): InstrumentationNodeModuleDe
             any = true;
           }
         }
-        if (!any) return options;
-        const observed: object = wrapTools(unobserved as never, context.listener());
-        // stand-ins, not spreads: options that are a class instance (a getter for `model`) or that
-        // inherit from defaults keep every property, and the record keeps its own (its keys, in order)
-        const observedTools = forwardingObject(tools, new Map(Object.entries(observed)));
-        return forwardingObject(options, new Map([['tools', observedTools]]));
+        if (any) {
+          const observed: object = wrapTools(unobserved as never, listener);
+          // stand-ins, not spreads: options that are a class instance (a getter for `model`) or that
+          // inherit from defaults keep every property, and the record keeps its own (its keys, in order)
+          replaced.set('tools', forwardingObject(tools, new Map(Object.entries(observed))));
+        }
+        return replaced.size === 0 ? options : forwardingObject(options, replaced);
       },
       options,
     );

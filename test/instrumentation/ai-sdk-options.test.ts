@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { type generateText, type LanguageModel, type StopCondition, stepCountIs, type ToolSet, tool } from 'ai';
 import { ToolCallsInstrumentation } from 'otel-tool-calls/instrumentation';
 import { ATTR_GEN_AI_TOOL_CALL_ID } from 'otel-tool-calls/semconv';
@@ -6,18 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toolCallThenText, toolResultsInPrompt } from '../adapters/ai-sdk/mock-model.js';
 import { createTestTelemetry } from '../helpers/otel-sdk.js';
-
-// the AI SDK's CommonJS exports, as require-in-the-middle hands them to the patch
-const aiCommonJs = createRequire(import.meta.url)('ai') as Record<string, unknown>;
-
-/** The instrumentation's patch of the `ai` module, applied as InstrumentationBase applies it. */
-function patchAi(instrumentation: ToolCallsInstrumentation) {
-  const definition = instrumentation
-    .getModuleDefinitions()
-    .find((candidate) => candidate.name === 'ai' && candidate.supportedVersions[0] !== '*');
-  const patched = definition?.patch?.(aiCommonJs) as { generateText: typeof generateText };
-  return { patched, unpatch: () => definition?.unpatch?.(aiCommonJs) };
-}
+import { patchAi } from './patch-ai.js';
 
 const weather = tool({ inputSchema: z.object({ city: z.string() }), execute: async ({ city }) => `sunny in ${city}` });
 const call = { toolName: 'weather', input: { city: 'Oslo' }, toolCallId: 'call_1' };

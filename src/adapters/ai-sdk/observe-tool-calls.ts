@@ -1,7 +1,7 @@
 import type { ToolCallRepairFunction, ToolSet } from 'ai';
 import { forwardingObject } from '../../internal/forwarding-object.js';
 import { observeRejectedCall } from '../../internal/observe-rejected-call.js';
-import { markObserved } from '../../internal/observed-marker.js';
+import { isObserved, markObserved } from '../../internal/observed-marker.js';
 import { assertListener, describe } from '../../internal/validate.js';
 import type { ToolCallListener, ToolCallRejection } from '../../tool-call-listener.js';
 import { FRAMEWORK_AI_SDK } from '../frameworks.js';
@@ -18,7 +18,7 @@ type Repair = (options: RepairArguments) => PromiseLike<unknown> | unknown;
  * The options this function reads; any other key is the caller's and is passed on as it is. The
  * repair functions are typed as the SDK's, so that one written inline gets its parameter's type.
  */
-interface ObservableOptions {
+export interface ObservableOptions {
   readonly tools?: ToolSet;
   readonly experimental_repairToolCall?: ToolCallRepairFunction<ToolSet>;
   readonly repairToolCall?: ToolCallRepairFunction<ToolSet>;
@@ -51,16 +51,30 @@ export function observeToolCalls<Options extends ObservableOptions, Context = un
   }
   assertListener(listener, 'observeToolCalls');
   const observing = listener as ToolCallListener<unknown>;
+  const replaced = repairReplacements(options, observing);
   const { tools } = options;
-  const replaced = new Map<string, unknown>();
   if (tools !== undefined && tools !== null) replaced.set('tools', wrapTools(tools, observing));
-  const repair = observedRepair(userRepair(options), observing);
+  return forwardingObject(options, replaced);
+}
+
+/**
+ * The repair options that observe the calls the SDK rejects (zero-code uses it too), composed with
+ * the app's own repair; none when that is observed already (options made by `observeToolCalls`).
+ */
+export function repairReplacements(
+  options: ObservableOptions,
+  listener: ToolCallListener<unknown>,
+): Map<string, unknown> {
+  const replaced = new Map<string, unknown>();
+  const given = userRepair(options);
+  if (isObserved(given)) return replaced;
+  const repair = observedRepair(given, listener);
   // ai 6 reads `experimental_repairToolCall`; ai 7 reads `repairToolCall`, defaulting to the first.
   // The second only where the app set it (an ai 7 app): ai 6 would pass an unknown key on in its
   // call settings (and its telemetry would record a function as `ai.settings.repairToolCall`)
   replaced.set('experimental_repairToolCall', repair);
   if (options.repairToolCall !== undefined) replaced.set('repairToolCall', repair);
-  return forwardingObject(options, replaced);
+  return replaced;
 }
 
 /** The app's own repair function, under either name. */
@@ -73,7 +87,7 @@ function userRepair(options: ObservableOptions): Repair | undefined {
  * A repair function that runs `repair` (the app's) and records what stays rejected. Returning
  * `null` leaves the SDK's own handling: it turns the call into a `tool-error` the model reads.
  */
-export function observedRepair(repair: Repair | undefined, listener: ToolCallListener<unknown>): Repair {
+function observedRepair(repair: Repair | undefined, listener: ToolCallListener<unknown>): Repair {
   return markObserved(async (options: RepairArguments) => {
     if (repair !== undefined) {
       let repaired: unknown;

@@ -1,7 +1,8 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import { generateText, stepCountIs, streamText, ToolLoopAgent, tool } from 'ai';
-import { observeToolCalls } from 'otel-tool-calls/ai-sdk';
+import { observeToolCalls, wrapTools } from 'otel-tool-calls/ai-sdk';
+import { ToolCallsInstrumentation } from 'otel-tool-calls/instrumentation';
 import {
   ATTR_GEN_AI_TOOL_CALL_ID,
   ATTR_GEN_AI_TOOL_NAME,
@@ -13,6 +14,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { useTestTelemetry } from '../../helpers/otel-sdk.js';
+import { patchAi } from '../../instrumentation/patch-ai.js';
 import { type ScriptedToolCall, toolCallThenText, toolResultsInPrompt } from './mock-model.js';
 
 const telemetry = useTestTelemetry();
@@ -182,5 +184,68 @@ describe('observeToolCalls: the tool calls the AI SDK rejects before the tool ru
     const result = await generateText(observeToolCalls(options, telemetry.listener()));
     expect(result.steps).toHaveLength(2);
     expect(toolSpans()).toHaveLength(1);
+  });
+});
+
+describe('zero-code (the patched generateText/streamText): the calls the SDK rejects, with nothing added', () => {
+  async function underInstrumentation(run: (ai: ReturnType<typeof patchAi>['patched']) => Promise<void>) {
+    const instrumentation = new ToolCallsInstrumentation({ enabled: false });
+    instrumentation.setTracerProvider(telemetry.tracerProvider);
+    instrumentation.setMeterProvider(telemetry.meterProvider);
+    instrumentation.enable();
+    const { patched, unpatch } = patchAi(instrumentation);
+    try {
+      await run(patched);
+    } finally {
+      unpatch();
+      instrumentation.disable();
+    }
+  }
+
+  it('generateText: the same spans, samples and errors as observeToolCalls', async () => {
+    await underInstrumentation(async (ai) => {
+      const model = toolCallThenText(THREE_WRONG_ONE_RIGHT);
+      await ai.generateText({ model, tools: tools(), stopWhen: stepCountIs(2), prompt: 'Oslo?' });
+    });
+    await expectThreeRejectedOneRun();
+  });
+
+  it('streamText too', async () => {
+    await underInstrumentation(async (ai) => {
+      const result = ai.streamText({
+        model: toolCallThenText(THREE_WRONG_ONE_RIGHT),
+        tools: tools(),
+        stopWhen: stepCountIs(2),
+        prompt: 'Oslo?',
+      });
+      await result.text;
+    });
+    await expectThreeRejectedOneRun();
+  });
+
+  it('observed once: options made by observeToolCalls, or tools the app wrapped itself, under the instrumentation', async () => {
+    await underInstrumentation(async (ai) => {
+      const own = telemetry.listener();
+      await ai.generateText(
+        observeToolCalls(
+          { model: toolCallThenText(THREE_WRONG_ONE_RIGHT), tools: tools(), stopWhen: stepCountIs(2), prompt: 'Oslo?' },
+          own,
+        ),
+      );
+    });
+    await expectThreeRejectedOneRun();
+  });
+
+  it('tools the app wrapped itself (wrapTools only): their calls by its listener, the rejected ones by the instrumentation', async () => {
+    await underInstrumentation(async (ai) => {
+      const model = toolCallThenText(THREE_WRONG_ONE_RIGHT);
+      await ai.generateText({
+        model,
+        tools: wrapTools(tools(), telemetry.listener()),
+        stopWhen: stepCountIs(2),
+        prompt: 'Oslo?',
+      });
+    });
+    await expectThreeRejectedOneRun();
   });
 });
