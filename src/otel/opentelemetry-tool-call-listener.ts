@@ -59,7 +59,7 @@ import {
   TOOL_CALL_ERROR_OUTCOME_VALUE_REPORTED,
   TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN,
   TOOL_CALL_ERROR_SOURCE_VALUE_MODEL,
-  TOOL_NAME_VALUE_UNKNOWN,
+  GEN_AI_TOOL_NAME_VALUE_UNKNOWN,
 } from './semconv.js';
 import { failureAttributes, failureShape, spanShape } from './span-shape.js';
 import { addMillis, wallClockNow } from './span-time.js';
@@ -622,7 +622,7 @@ function callState(
     remoteAttributes: undefined,
     failureAttributes: undefined,
     // a model can invent any number of tool names: one series for all of them
-    metricToolName: call.rejection === 'unknown_tool' ? TOOL_NAME_VALUE_UNKNOWN : toolName,
+    metricToolName: call.rejection === 'unknown_tool' ? GEN_AI_TOOL_NAME_VALUE_UNKNOWN : toolName,
     rejected: call.rejection !== undefined,
   };
 }

@@ -73,7 +73,7 @@ export const TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN = 'rethrown' as const;
 export const ATTR_TOOL_CALL_ERROR_SOURCE = 'tool_call.error.source' as const;
 export const TOOL_CALL_ERROR_SOURCE_VALUE_MODEL = 'model' as const;
 /** `gen_ai.tool.name` in metrics for a tool the app does not have: a model can invent any number of names. */
-export const TOOL_NAME_VALUE_UNKNOWN = '_unknown' as const;
+export const GEN_AI_TOOL_NAME_VALUE_UNKNOWN = '_unknown' as const;
 
 /** Histogram (s) of tool call durations: the GenAI semantic convention's `execute_tool` metric. */
 export const METRIC_GEN_AI_EXECUTE_TOOL_DURATION = 'gen_ai.execute_tool.duration' as const;
