@@ -22,7 +22,7 @@ beforeAll(() => {
   cpSync(join(root, 'dist'), join(own, 'dist'), { recursive: true });
   copyFileSync(join(root, 'package.json'), join(own, 'package.json'));
   writeFileSync(join(app, 'package.json'), '{ "type": "module" }');
-  for (const file of ['ai-sdk.mjs', 'ai-sdk.cjs', 'scripted-ai-model.mjs']) {
+  for (const file of ['ai-sdk.mjs', 'ai-sdk.cjs', 'own-sdk-ai.cjs', 'scripted-ai-model.mjs']) {
     copyFileSync(join(fixtures, file), join(app, file));
   }
 }, 120_000);
@@ -56,6 +56,27 @@ describe('zero-code on ai 7, OpenTelemetry SDK 3.x, Node 24', () => {
           .sort(),
       ).toEqual(['AI_InvalidToolInputError', 'AI_NoSuchToolError', 'AI_NoSuchToolError']);
       expect(run.metrics.find((metric) => metric.name === 'gen_ai.execute_tool.duration')?.total).toBe(7);
+    },
+  );
+
+  // @opentelemetry/api 1.10 is two copies (its ES module and its CommonJS build): under --import,
+  // register's is the ES module, the app's SDK uses the CommonJS one
+  it.each(['import', 'require'] as const)(
+    "own-sdk-ai.cjs under --%s otel-tool-calls/register: the app keeps its own SDK, the tool call's span goes to it",
+    async (preload) => {
+      const run = await runUnderRegister(join(app, 'own-sdk-ai.cjs'), {
+        preload,
+        cwd: app,
+        env: { OTEL_LOG_LEVEL: 'error' },
+      });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe(
+        'span: execute_tool getWeather < handle request\n' +
+          'span: handle request < root\n' +
+          'propagation fields: x-app-trace\n',
+      );
+      expect(run.spans).toEqual([]);
     },
   );
 });

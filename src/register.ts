@@ -7,8 +7,11 @@
  * Starts the OpenTelemetry Node SDK from the standard `OTEL_*` variables alone (NodeSDK's own
  * handling: `OTEL_SERVICE_NAME`, `OTEL_EXPORTER_OTLP_*` including `http/json`,
  * `OTEL_TRACES_EXPORTER`, `OTEL_METRICS_EXPORTER` including `prometheus`, `OTEL_LOG_LEVEL`, ...)
- * with `ToolCallsInstrumentation`, and flushes at exit. `OTEL_SDK_DISABLED=true` turns it all off:
- * nothing is patched. Only the main thread is instrumented.
+ * with `ToolCallsInstrumentation`, gives way to an SDK the app starts itself
+ * (`register/app-sdk.ts`), and flushes at exit, for `OTEL_TOOL_CALLS_SHUTDOWN_TIMEOUT_MS` at most,
+ * so that the app ends as it would without it (`register/exit-flush.ts`).
+ * `OTEL_SDK_DISABLED=true` turns it all off: nothing is patched. Only the main thread is
+ * instrumented.
  *
  * @module
  */
@@ -18,6 +21,9 @@ import type * as SdkNode from '@opentelemetry/sdk-node';
 import { ESM_HOOKED_FILES } from './instrumentation/hooked-files.js';
 import { ToolCallsInstrumentation } from './instrumentation/tool-calls-instrumentation.js';
 import { loadOptionalPackage } from './internal/optional-package.js';
+import { startGivingWayToTheAppsSdk } from './register/app-sdk.js';
+import { flushAtExit } from './register/exit-flush.js';
+import { shutdownTimeoutMs } from './register/shutdown-timeout.js';
 
 // Not in other threads: Node runs `--require` preloads in the module hooks' own thread too, and
 // an app's worker threads would each start an SDK of their own.
@@ -29,22 +35,10 @@ function start(): void {
   register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, { data: { include: ESM_HOOKED_FILES } });
 
   const { NodeSDK } = loadOptionalPackage<typeof SdkNode>('@opentelemetry/sdk-node', 'otel-tool-calls/register');
-  const sdk = new NodeSDK({ instrumentations: [new ToolCallsInstrumentation()] });
-  sdk.start();
-
-  let stopping: Promise<void> | undefined;
-  const shutdown = () => {
-    stopping ??= sdk.shutdown().catch(() => undefined);
-    return stopping;
-  };
-  // the event loop is empty: flush (beforeExit comes again after, and the process exits as it would)
-  process.once('beforeExit', () => void shutdown());
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      void shutdown().then(() => {
-        // no handler of the app's own: end as the signal would have without this module
-        if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-      });
-    });
-  }
+  const instrumentation = new ToolCallsInstrumentation();
+  const sdk = new NodeSDK({ instrumentations: [instrumentation] });
+  // read after NodeSDK's constructor has set the diag logger (OTEL_LOG_LEVEL): a bad value is warned about
+  const timeoutMs = shutdownTimeoutMs();
+  startGivingWayToTheAppsSdk(() => sdk.start(), instrumentation);
+  flushAtExit(() => sdk.shutdown(), timeoutMs);
 }

@@ -56,6 +56,13 @@ describe('otel-tool-calls/register: the app behaves exactly as without it', () =
     expect(toolSpans(run).map((span) => span.name)).toEqual(['execute_tool echo']);
   });
 
+  it('an ES module whose top-level await never settles exits with 13, as Node ends it', async () => {
+    const run = await runUnderRegister('unsettled-await.mjs');
+    expect(run.stdout).toBe('hello\n');
+    expect(run.code).toBe(13);
+    expect(toolSpans(run).map((span) => span.name)).toEqual(['execute_tool echo']);
+  });
+
   it('flushes on SIGTERM, then ends by that signal as the app would without it', async () => {
     const run = await runUnderRegister('long-running.mjs', {
       whenPrinted: { printed: 'ready', run: async (child) => void child.kill('SIGTERM') },
