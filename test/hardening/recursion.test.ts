@@ -1,7 +1,9 @@
+import { Agent, tool as agentTool, run } from '@openai/agents';
 import { context, SpanStatusCode, trace } from '@opentelemetry/api';
 import { generateText, stepCountIs, tool } from 'ai';
 import { functionToolCallback, type ToolCallback, ToolCallListeners, type ToolContext } from 'otel-tool-calls';
 import { wrapTools } from 'otel-tool-calls/ai-sdk';
+import { wrapTool } from 'otel-tool-calls/openai-agents';
 import {
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_TOOL_CALL_ID,
@@ -12,6 +14,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toolCallThenText } from '../adapters/ai-sdk/mock-model.js';
+import { FunctionCallThenEcho } from '../adapters/openai-agents/scripted-model.js';
 import { useTestTelemetry } from '../helpers/otel-sdk.js';
 
 const telemetry = useTestTelemetry();
@@ -111,6 +114,23 @@ describe('recursion is never merged: a tool that calls itself gets a span and a 
       telemetry.listener(),
     );
     await ToolCallListeners.wrap(once, telemetry.listener()).call(3, { toolCallId: 'call_1' });
+    expect(toolSpans()).toHaveLength(1);
+    expect(await samples()).toBe(1);
+  });
+
+  it('an OpenAI Agents tool wrapped twice is one call: the inner layer is handed the arguments the outer parsed', async () => {
+    const countdown = agentTool({
+      name: 'countdown',
+      description: 'Counts down',
+      parameters: z.object({ n: z.number() }),
+      execute: async ({ n }) => `${n}`,
+    });
+    const twice = wrapTool(wrapTool(countdown, telemetry.listener()), telemetry.listener());
+    const model = new FunctionCallThenEcho({ name: 'countdown', arguments: { n: 3 }, callId: 'call_1' });
+
+    const result = await run(new Agent({ name: 'Assistant', model, tools: [twice] }), 'count');
+
+    expect(result.finalOutput).toBe('tool said: 3');
     expect(toolSpans()).toHaveLength(1);
     expect(await samples()).toBe(1);
   });

@@ -93,11 +93,12 @@ function observedTool<T extends AnyFunctionTool>(tool: T, listener: ToolCallList
     // what the SDK made of this one invocation, seen while `original` runs
     let sdk: SdkOutcome = { failed: false };
     let failure: FunctionToolError | undefined;
+    const parsedInput = parseArguments(input);
     const returned = observeCall(
       {
         definition,
         metadata,
-        input: parseArguments(input),
+        input: parsedInput,
         toolContext: {
           toolCallId: details?.toolCall?.callId,
           signal: details?.signal,
@@ -105,8 +106,8 @@ function observedTool<T extends AnyFunctionTool>(tool: T, listener: ToolCallList
         },
         run: async () => {
           // as the runner calls it: `tool.invoke(...)`, on the original tool
-          const outcome = await observeSdkFailure(
-            () => Reflect.apply(original, tool, invokeArgs) as Promise<unknown>,
+          const outcome = await observeSdkFailure(() =>
+            handingOn(input, parsedInput, () => Reflect.apply(original, tool, invokeArgs) as Promise<unknown>),
           ).catch((error: unknown) => {
             // the SDK's own error for arguments it refused, rejected (no errorFunction): the model's
             throw isSdkInvalidInput(error) ? markRejection(error, 'invalid_input') : error;
@@ -134,9 +135,28 @@ function isSdkInvalidInput(error: unknown): error is Error {
   return error instanceof Error && error.name === 'InvalidToolInputError';
 }
 
+/**
+ * The arguments an observed `invoke` has parsed, while it calls the tool's own `invoke`: a tool
+ * wrapped twice calls the inner observed `invoke` synchronously from there, and the inner one hands
+ * its listener the very same object. That is how the listener tells a second layer of one call
+ * (one span) from the tool calling itself (outer-tool-call.ts: the same layer, another input).
+ */
+let handedOn: { readonly text: string; readonly value: unknown } | undefined;
+
+function handingOn<T>(text: string, value: unknown, invoke: () => T): T {
+  const previous = handedOn;
+  handedOn = { text, value };
+  try {
+    return invoke();
+  } finally {
+    handedOn = previous;
+  }
+}
+
 /** The model sends arguments as a JSON string; listeners (and captured spans) get the object. */
 function parseArguments(input: string): unknown {
   if (typeof input !== 'string') return input;
+  if (handedOn !== undefined && handedOn.text === input) return handedOn.value;
   try {
     return JSON.parse(input) as unknown;
   } catch {
