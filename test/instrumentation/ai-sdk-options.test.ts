@@ -1,11 +1,10 @@
 import { type generateText, type LanguageModel, type StopCondition, stepCountIs, type ToolSet, tool } from 'ai';
-import { ToolCallsInstrumentation } from 'otel-tool-calls/instrumentation';
 import { ATTR_GEN_AI_TOOL_CALL_ID } from 'otel-tool-calls/semconv';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toolCallThenText, toolResultsInPrompt } from '../adapters/ai-sdk/mock-model.js';
 import { createTestTelemetry } from '../helpers/otel-sdk.js';
-import { patchAi } from './patch-ai.js';
+import { underAiInstrumentation } from './patch-ai.js';
 
 const weather = tool({ inputSchema: z.object({ city: z.string() }), execute: async ({ city }) => `sunny in ${city}` });
 const call = { toolName: 'weather', input: { city: 'Oslo' }, toolCallId: 'call_1' };
@@ -26,18 +25,9 @@ class WeatherRequest {
   }
 }
 
-async function withInstrumentation(run: (patched: { generateText: typeof generateText }) => Promise<void>) {
+async function withInstrumentation(run: Parameters<typeof underAiInstrumentation>[1]) {
   const telemetry = createTestTelemetry();
-  const instrumentation = new ToolCallsInstrumentation({ enabled: false });
-  instrumentation.setTracerProvider(telemetry.tracerProvider);
-  instrumentation.enable();
-  const { patched, unpatch } = patchAi(instrumentation);
-  try {
-    await run(patched);
-  } finally {
-    unpatch();
-    instrumentation.disable();
-  }
+  await underAiInstrumentation(telemetry, run);
   return telemetry.spans();
 }
 

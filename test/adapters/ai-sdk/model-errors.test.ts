@@ -2,7 +2,6 @@ import { SpanStatusCode } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import { generateText, stepCountIs, streamText, ToolLoopAgent, tool } from 'ai';
 import { observeToolCalls, wrapTools } from 'otel-tool-calls/ai-sdk';
-import { ToolCallsInstrumentation } from 'otel-tool-calls/instrumentation';
 import {
   ATTR_GEN_AI_TOOL_CALL_ID,
   ATTR_GEN_AI_TOOL_NAME,
@@ -14,7 +13,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { useTestTelemetry } from '../../helpers/otel-sdk.js';
-import { patchAi } from '../../instrumentation/patch-ai.js';
+import { underAiInstrumentation } from '../../instrumentation/patch-ai.js';
 import { type ScriptedToolCall, toolCallThenText, toolResultsInPrompt } from './mock-model.js';
 
 const telemetry = useTestTelemetry();
@@ -188,19 +187,8 @@ describe('observeToolCalls: the tool calls the AI SDK rejects before the tool ru
 });
 
 describe('zero-code (the patched generateText/streamText): the calls the SDK rejects, with nothing added', () => {
-  async function underInstrumentation(run: (ai: ReturnType<typeof patchAi>['patched']) => Promise<void>) {
-    const instrumentation = new ToolCallsInstrumentation({ enabled: false });
-    instrumentation.setTracerProvider(telemetry.tracerProvider);
-    instrumentation.setMeterProvider(telemetry.meterProvider);
-    instrumentation.enable();
-    const { patched, unpatch } = patchAi(instrumentation);
-    try {
-      await run(patched);
-    } finally {
-      unpatch();
-      instrumentation.disable();
-    }
-  }
+  const underInstrumentation = (run: Parameters<typeof underAiInstrumentation>[1]) =>
+    underAiInstrumentation(telemetry, run);
 
   it('generateText: the same spans, samples and errors as observeToolCalls', async () => {
     await underInstrumentation(async (ai) => {
