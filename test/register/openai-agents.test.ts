@@ -6,11 +6,23 @@ import {
   METRIC_TOOL_CALL_ERRORS,
 } from 'otel-tool-calls/semconv';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { builtPackageExists, root, runUnderRegister, toolSpans } from './run-app.js';
+import { type AppRun, builtPackageExists, root, runUnderRegister, toolSpans } from './run-app.js';
 
 beforeAll(() => {
   if (!builtPackageExists()) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
 }, 120_000);
+
+/** One span per function tool call of the fixture app, the SDK-handled failure a `tool_error`. */
+function expectOneSpanPerCall(run: AppRun): void {
+  const spans = toolSpans(run);
+  expect(spans.map((span) => [span.attributes[ATTR_GEN_AI_TOOL_CALL_ID], span.name]).sort()).toEqual([
+    ['call_1', 'execute_tool weather'],
+    ['call_2', 'execute_tool forecast'],
+  ]);
+  expect(spans.find((span) => span.name === 'execute_tool forecast')?.attributes['error.type']).toBe(
+    ERROR_TYPE_VALUE_TOOL_ERROR,
+  );
+}
 
 describe('zero-code: an OpenAI Agents SDK app with no telemetry code', () => {
   it.each([
@@ -26,34 +38,20 @@ describe('zero-code: an OpenAI Agents SDK app with no telemetry code', () => {
       expect(run.stdout).toBe(
         'weather: sunny in Oslo; forecast: An error occurred while running the tool. Please try again.\n',
       );
-      const spans = toolSpans(run);
-      expect(spans.map((span) => [span.attributes[ATTR_GEN_AI_TOOL_CALL_ID], span.name]).sort()).toEqual([
-        ['call_1', 'execute_tool weather'],
-        ['call_2', 'execute_tool forecast'],
-      ]);
-      expect(spans.find((span) => span.name === 'execute_tool forecast')?.attributes['error.type']).toBe(
-        ERROR_TYPE_VALUE_TOOL_ERROR,
-      );
+      expectOneSpanPerCall(run);
       expect(run.metrics.find((metric) => metric.name === METRIC_GEN_AI_EXECUTE_TOOL_DURATION)?.total).toBe(2);
       expect(run.metrics.find((metric) => metric.name === METRIC_TOOL_CALL_ERRORS)?.total).toBe(1);
     },
   );
 
   it('frozen tools (Object.freeze(tool(...))) are observed as they are: a span per call, the tools stay frozen', async () => {
-    const run = await runUnderRegister('openai-agents-frozen.mjs');
+    const run = await runUnderRegister('openai-agents.mjs', { env: { FREEZE_TOOLS: '1' } });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(
       'weather: sunny in Oslo; forecast: An error occurred while running the tool. Please try again. (tools frozen)\n',
     );
-    const spans = toolSpans(run);
-    expect(spans.map((span) => [span.attributes[ATTR_GEN_AI_TOOL_CALL_ID], span.name]).sort()).toEqual([
-      ['call_1', 'execute_tool weather'],
-      ['call_2', 'execute_tool forecast'],
-    ]);
-    expect(spans.find((span) => span.name === 'execute_tool forecast')?.attributes['error.type']).toBe(
-      ERROR_TYPE_VALUE_TOOL_ERROR,
-    );
+    expectOneSpanPerCall(run);
     expect(run.metrics.find((metric) => metric.name === METRIC_TOOL_CALL_ERRORS)?.total).toBe(1);
   });
 });
