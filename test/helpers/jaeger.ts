@@ -1,13 +1,45 @@
 /**
- * Runs the real Jaeger v2 (built by scripts/services.sh) for the tests, with the stack's own
- * observability/jaeger/config.yaml: that file reads its listen host and ports from variables, so the test
- * sets 127.0.0.1 and free ports instead of writing a copy. Reads traces back through Jaeger's query API.
+ * Runs the real Jaeger v2 (built by scripts/services.sh) for the tests, with the stack's own configs:
+ * observability/jaeger/config-memory.yaml (traces in memory: the default, where speed matters) or
+ * observability/jaeger/config.yaml (what docker-compose.otel.yml runs: Badger on disk, span metrics for the
+ * Monitor tab). Both read their listen host, ports and directories from variables, so the test sets
+ * 127.0.0.1, free ports and a temporary directory instead of writing a copy. Reads traces back through
+ * Jaeger's query API, and the Monitor tab's metrics through its metrics API.
  */
 import { fileURLToPath } from 'node:url';
 import { freePort } from './prometheus.js';
 import { answers, type ServerProcess, startServerProcess } from './server-process.js';
 
-export const jaegerConfigFile = fileURLToPath(new URL('../../observability/jaeger/config.yaml', import.meta.url));
+/** Traces in memory: a restart empties it. The tests' default. */
+export const jaegerConfigFile = fileURLToPath(
+  new URL('../../observability/jaeger/config-memory.yaml', import.meta.url),
+);
+/** The compose stack's: traces on disk in Badger, span metrics to Prometheus. */
+export const jaegerBadgerConfigFile = fileURLToPath(new URL('../../observability/jaeger/config.yaml', import.meta.url));
+
+/** The ports a Jaeger listens on (the variables of its config): a restart passes the same ones back. */
+export interface JaegerPorts {
+  readonly JAEGER_OTLP_HTTP_PORT: number;
+  readonly JAEGER_OTLP_GRPC_PORT: number;
+  readonly JAEGER_QUERY_HTTP_PORT: number;
+  readonly JAEGER_QUERY_GRPC_PORT: number;
+  readonly JAEGER_HEALTH_PORT: number;
+  readonly JAEGER_METRICS_PORT: number;
+  /** config.yaml's span-metrics endpoint (Prometheus scrapes `/metrics` there). */
+  readonly JAEGER_SPANMETRICS_PORT: number;
+}
+
+/** One series of Jaeger's metrics API (`/api/metrics/{calls,errors,latencies}`): the Monitor tab's data. */
+export interface JaegerMetricFamily {
+  readonly name: string;
+  readonly metrics: ReadonlyArray<{
+    readonly labels: ReadonlyArray<{ readonly name: string; readonly value: string }>;
+    readonly metricPoints: ReadonlyArray<{
+      readonly gaugeValue?: { readonly doubleValue?: number };
+      readonly timestamp: string;
+    }>;
+  }>;
+}
 
 /** A tag (span attribute, or a field of a log) in Jaeger's JSON. */
 export interface JaegerKeyValue {
@@ -48,6 +80,12 @@ export interface RunningJaeger {
   readonly otlpGrpcAddress: string;
   /** `http://127.0.0.1:<port>`: the query API and UI. */
   readonly queryUrl: string;
+  /** The ports it listens on: `startJaeger(binary, { ports })` starts it again on the same ones. */
+  readonly ports: JaegerPorts;
+  /** `127.0.0.1:<port>`: config.yaml's span-metrics endpoint, a Prometheus scrape target. */
+  readonly spanMetricsTarget: string;
+  /** A call of the metrics API behind the Monitor tab, e.g. `metrics('calls', { service, spanKind: 'internal' })`. */
+  metrics(kind: 'calls' | 'errors' | 'latencies', params: Record<string, string>): Promise<JaegerMetricFamily>;
   /** The services Jaeger has spans of. */
   services(): Promise<string[]>;
   /** Every trace of `service` of the last hour (up to `limit` traces). */
@@ -56,24 +94,47 @@ export interface RunningJaeger {
   stop(): Promise<void>;
 }
 
-/** Starts `jaeger --config=<configFile>` (as docker-compose.otel.yml does) on 127.0.0.1 with free ports and waits (bounded) until it is healthy. */
+/**
+ * Starts `jaeger --config=<configFile>` (as docker-compose.otel.yml does) on 127.0.0.1 with free ports (or
+ * `ports`, to start it again where it was) and waits (bounded) until it is healthy. `badgerDir` runs the
+ * compose stack's config.yaml with its Badger storage in that directory (`prometheusUrl`: where its Monitor
+ * tab reads the span metrics).
+ */
 export async function startJaeger(
   binary: string,
-  { configFile = jaegerConfigFile, env = {} }: { configFile?: string; env?: NodeJS.ProcessEnv } = {},
+  {
+    configFile,
+    env = {},
+    ports: given,
+    badgerDir,
+    prometheusUrl = 'http://127.0.0.1:1',
+  }: {
+    configFile?: string;
+    env?: NodeJS.ProcessEnv;
+    ports?: JaegerPorts;
+    badgerDir?: string;
+    prometheusUrl?: string;
+  } = {},
 ): Promise<RunningJaeger> {
-  const ports = {
+  const ports: JaegerPorts = given ?? {
     JAEGER_OTLP_HTTP_PORT: await freePort(),
     JAEGER_OTLP_GRPC_PORT: await freePort(),
     JAEGER_QUERY_HTTP_PORT: await freePort(),
     JAEGER_QUERY_GRPC_PORT: await freePort(),
     JAEGER_HEALTH_PORT: await freePort(),
     JAEGER_METRICS_PORT: await freePort(),
+    JAEGER_SPANMETRICS_PORT: await freePort(),
   };
+  const config = configFile ?? (badgerDir ? jaegerBadgerConfigFile : jaegerConfigFile);
   const queryUrl = `http://127.0.0.1:${ports.JAEGER_QUERY_HTTP_PORT}`;
   const otlpHttpUrl = `http://127.0.0.1:${ports.JAEGER_OTLP_HTTP_PORT}`;
-  const server: ServerProcess = await startServerProcess('Jaeger', binary, [`--config=${configFile}`], {
+  const server: ServerProcess = await startServerProcess('Jaeger', binary, [`--config=${config}`], {
     env: {
       JAEGER_LISTEN_HOST: '127.0.0.1',
+      ...(badgerDir ? { JAEGER_BADGER_DIR: badgerDir } : {}),
+      JAEGER_PROMETHEUS_URL: prometheusUrl,
+      // Jaeger traces itself to localhost:4317 by default: not in the tests
+      OTEL_TRACES_EXPORTER: 'none',
       ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
       ...env,
     },
@@ -83,20 +144,25 @@ export async function startJaeger(
       (await answers(`${queryUrl}/api/services`)),
   });
 
-  const api = async <T>(path: string, params: Record<string, string> = {}): Promise<T> => {
+  const get = async (path: string, params: Record<string, string>): Promise<unknown> => {
     const query = new URLSearchParams(params).toString();
     const response = await fetch(`${queryUrl}${path}${query ? `?${query}` : ''}`, {
       signal: AbortSignal.timeout(10_000),
     });
     const text = await response.text();
     if (!response.ok) throw new Error(`Jaeger ${path} ${JSON.stringify(params)}: HTTP ${response.status} ${text}`);
-    return (JSON.parse(text) as { data: T }).data;
+    return JSON.parse(text);
   };
+  const api = async <T>(path: string, params: Record<string, string> = {}): Promise<T> =>
+    ((await get(path, params)) as { data: T }).data;
 
   return {
     otlpHttpUrl,
     otlpGrpcAddress: `127.0.0.1:${ports.JAEGER_OTLP_GRPC_PORT}`,
     queryUrl,
+    ports,
+    spanMetricsTarget: `127.0.0.1:${ports.JAEGER_SPANMETRICS_PORT}`,
+    metrics: async (kind, params) => (await get(`/api/metrics/${kind}`, params)) as JaegerMetricFamily,
     services: async () => (await api<string[] | null>('/api/services')) ?? [],
     traces: async (service, limit = 10_000) => {
       const nowMicros = Date.now() * 1000;
