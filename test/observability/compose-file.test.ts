@@ -31,7 +31,9 @@ interface Datasource {
   url: string;
 }
 
-const compose = readYaml<{ services: Record<string, ComposeService> }>('docker-compose.otel.yml');
+const compose = readYaml<{ services: Record<string, ComposeService>; volumes?: Record<string, unknown> }>(
+  'docker-compose.otel.yml',
+);
 const services = compose.services;
 const prometheusConfig = readYaml<{
   rule_files: string[];
@@ -45,12 +47,34 @@ const dashboardProviders = readYaml<{ providers: Array<{ options: { path: string
   'observability/grafana/provisioning/dashboards/dashboards.yml',
 ).providers;
 
-/** `./host/path:/container/path[:ro]` */
+/** The bind mounts, `./host/path:/container/path[:ro]` (a named volume's source has no `.` or `/`). */
 function mounts(service: ComposeService) {
-  return (service.volumes ?? []).map((volume) => {
-    const [host = '', container = ''] = volume.split(':');
-    return { host: join(root, host), container };
-  });
+  return (service.volumes ?? [])
+    .filter((volume) => /^[./]/.test(volume))
+    .map((volume) => {
+      const [host = '', container = ''] = volume.split(':');
+      return { host: join(root, host), container };
+    });
+}
+
+/** The named volumes, `name:/container/path`. */
+function namedVolumes(service: ComposeService) {
+  return (service.volumes ?? [])
+    .filter((volume) => !/^[./]/.test(volume))
+    .map((volume) => {
+      const [name = '', container = ''] = volume.split(':');
+      return { name, container };
+    });
+}
+
+/** The value of `--flag=value` in a service's command. */
+function flagValue(service: ComposeService, flag: string): string | undefined {
+  return service.command?.find((argument) => argument.startsWith(`${flag}=`))?.slice(flag.length + 1);
+}
+
+/** A config file with its `${env:NAME:-default}` variables replaced by their defaults: what a container runs. */
+function withDefaults<T>(path: string): T {
+  return parse(readFileSync(join(root, path), 'utf8').replace(/\$\{env:\w+:-([^}]*)\}/g, '$1')) as T;
 }
 
 /** The host-side file of a path inside a container, through the service's bind mounts. */
@@ -140,26 +164,87 @@ describe('docker-compose.otel.yml', () => {
     );
   });
 
-  it('has Jaeger listen, by the defaults of its config, on all interfaces and the ports the service publishes', () => {
-    // the config reads host and ports from variables that the tests set; in the container the defaults apply
-    const text = readFileSync(join(root, 'observability/jaeger/config.yaml'), 'utf8');
-    const defaults = text.replace(/\$\{env:\w+:-([^}]*)\}/g, '$1');
-    const config = parse(defaults) as {
-      receivers: { otlp: { protocols: Record<'grpc' | 'http', { endpoint: string }> } };
-      extensions: { jaeger_query: { http: { endpoint: string } } };
-    };
-    expect(config.receivers.otlp.protocols.grpc.endpoint).toBe('0.0.0.0:4317');
-    expect(config.receivers.otlp.protocols.http.endpoint).toBe('0.0.0.0:4318');
-    expect(config.extensions.jaeger_query.http.endpoint).toBe('0.0.0.0:16686');
-    expect(publishedPorts(services.jaeger!).map((mapping) => mapping.split(':')[1])).toEqual(['4317', '4318', '16686']);
+  it.for(['observability/jaeger/config.yaml', 'observability/jaeger/config-memory.yaml'])(
+    'has Jaeger listen, by the defaults of %s, on all interfaces and the ports the service publishes',
+    (file) => {
+      // the config reads host and ports from variables that the tests set; in the container the defaults apply
+      const config = withDefaults<{
+        receivers: { otlp: { protocols: Record<'grpc' | 'http', { endpoint: string }> } };
+        extensions: { jaeger_query: { http: { endpoint: string } } };
+      }>(file);
+      expect(config.receivers.otlp.protocols.grpc.endpoint).toBe('0.0.0.0:4317');
+      expect(config.receivers.otlp.protocols.http.endpoint).toBe('0.0.0.0:4318');
+      expect(config.extensions.jaeger_query.http.endpoint).toBe('0.0.0.0:16686');
+      expect(publishedPorts(services.jaeger!).map((mapping) => mapping.split(':')[1])).toEqual([
+        '4317',
+        '4318',
+        '16686',
+      ]);
+    },
+  );
+
+  it('keeps Jaeger traces, the Prometheus TSDB and Alertmanager state on named volumes, where each server writes', () => {
+    expect(Object.keys(compose.volumes ?? {}).sort()).toEqual(['alertmanager-data', 'jaeger-data', 'prometheus-data']);
+    const volumeAt = (service: string, path: string) =>
+      namedVolumes(services[service]!).find(({ container }) => path === container || path.startsWith(`${container}/`))
+        ?.name;
+    // Jaeger: Badger's directories, by the defaults of the compose config, on the jaeger-data volume
+    const jaeger = withDefaults<{
+      extensions: {
+        jaeger_storage: { backends: Record<string, { badger?: { directories: Record<'keys' | 'values', string> } }> };
+        jaeger_query: { storage: { traces: string } };
+      };
+      exporters: { jaeger_storage_exporter: { trace_storage: string } };
+    }>('observability/jaeger/config.yaml');
+    const store = jaeger.exporters.jaeger_storage_exporter.trace_storage;
+    expect(jaeger.extensions.jaeger_query.storage.traces).toBe(store);
+    const badger = jaeger.extensions.jaeger_storage.backends[store]?.badger;
+    expect(badger, 'the compose Jaeger stores traces in Badger').toBeDefined();
+    expect(volumeAt('jaeger', badger!.directories.keys)).toBe('jaeger-data');
+    expect(volumeAt('jaeger', badger!.directories.values)).toBe('jaeger-data');
+    expect(volumeAt('prometheus', flagValue(services.prometheus!, '--storage.tsdb.path') ?? '')).toBe(
+      'prometheus-data',
+    );
+    expect(volumeAt('alertmanager', flagValue(services.alertmanager!, '--storage.path') ?? '')).toBe(
+      'alertmanager-data',
+    );
   });
 
-  it('makes the rules file that prometheus.yml loads visible inside the Prometheus container', () => {
-    expect(prometheusConfig.rule_files).toEqual(['rules/tool-calls.rules.yml']);
-    // rule_files are relative to the config file's directory, /etc/prometheus
-    const hostFile = hostPathOf(services.prometheus!, `/etc/prometheus/${prometheusConfig.rule_files[0]}`);
-    expect(hostFile).toBe(join(root, 'observability/prometheus/rules/tool-calls.rules.yml'));
-    expect(existsSync(hostFile!)).toBe(true);
+  it('keeps at least the SLO period of metrics in Prometheus (the error budget is over that period)', () => {
+    const slos = readYaml<{ period: string }>('observability/prometheus/slos.yml');
+    const days = (duration: string) => Number(/^(\d+)d$/.exec(duration)?.[1]);
+    const retention = flagValue(services.prometheus!, '--storage.tsdb.retention.time') ?? '15d';
+    expect(days(retention)).toBeGreaterThanOrEqual(days(slos.period));
+  });
+
+  it("lets Prometheus scrape Jaeger's span metrics, and Jaeger's Monitor tab read them from Prometheus", () => {
+    const jaeger = withDefaults<{
+      exporters: Record<string, { endpoint?: string }>;
+      service: { pipelines: Record<string, { receivers: string[]; exporters: string[] }> };
+      extensions: {
+        jaeger_storage: { metric_backends: Record<string, { prometheus: { endpoint: string } }> };
+        jaeger_query: { storage: { metrics: string } };
+      };
+    }>('observability/jaeger/config.yaml');
+    const pipeline = Object.values(jaeger.service.pipelines).find((p) => p.receivers.includes('spanmetrics'));
+    expect(jaeger.service.pipelines.traces?.exporters).toContain('spanmetrics');
+    const exporter = jaeger.exporters[pipeline!.exporters[0]!];
+    const port = exporter?.endpoint?.split(':').at(-1);
+    const job = prometheusConfig.scrape_configs.find((config) => config.job_name === 'jaeger-spanmetrics');
+    expect(job?.static_configs.flatMap((config) => config.targets)).toEqual([`jaeger:${port}`]);
+    const backend = jaeger.extensions.jaeger_storage.metric_backends[jaeger.extensions.jaeger_query.storage.metrics];
+    expect(backend?.prometheus.endpoint).toBe('http://prometheus:9090');
+    expectServiceAddress(backend!.prometheus.endpoint);
+  });
+
+  it('makes the rules files that prometheus.yml loads visible inside the Prometheus container', () => {
+    expect(prometheusConfig.rule_files).toEqual(['rules/tool-calls.rules.yml', 'rules/tool-calls-slo.rules.yml']);
+    for (const file of prometheusConfig.rule_files) {
+      // rule_files are relative to the config file's directory, /etc/prometheus
+      const hostFile = hostPathOf(services.prometheus!, `/etc/prometheus/${file}`);
+      expect(hostFile).toBe(join(root, 'observability/prometheus', file));
+      expect(existsSync(hostFile!)).toBe(true);
+    }
   });
 
   it('lets Prometheus scrape the app on the host at :9464/metrics', () => {

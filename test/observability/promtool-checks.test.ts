@@ -20,9 +20,10 @@ describe.each(promtools)('$label', ({ gate: promtool }) => {
     const result = await runCommand(bin, ['check', 'config', observability('prometheus/prometheus.yml')]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    // the config loads the rules relative to itself: the rules file was found and checked too
-    expect(result.stdout).toContain('1 rule files found');
+    // the config loads the rules relative to itself: the rules files were found and checked too
+    expect(result.stdout).toContain('2 rule files found');
     expect(result.stdout).toContain('SUCCESS: 9 rules found');
+    expect(result.stdout).toContain('SUCCESS: 28 rules found');
   });
 
   it('accepts the alert rules', async (ctx) => {
@@ -31,6 +32,30 @@ describe.each(promtools)('$label', ({ gate: promtool }) => {
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toContain('SUCCESS: 9 rules found');
   });
+
+  it('accepts the SLO rules', async (ctx) => {
+    const bin = promtool.path ?? skipOrFail(ctx, promtool);
+    const result = await runCommand(bin, [
+      'check',
+      'rules',
+      observability('prometheus/rules/tool-calls-slo.rules.yml'),
+    ]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toContain('SUCCESS: 28 rules found');
+  });
+
+  it('passes the SLO burn-rate unit tests: each window row fires on its own burn, model errors and rare tools gated', async (ctx) => {
+    const bin = promtool.path ?? skipOrFail(ctx, promtool);
+    const result = await runCommand(
+      bin,
+      ['test', 'rules', observability('prometheus/tests/tool-calls-slo.rules.test.yml')],
+      120_000,
+    );
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toContain('SUCCESS');
+    expect(result.stdout).not.toContain('FAILED');
+    // days of series evaluated every minute against windows up to 3 days: seconds of CPU
+  }, 120_000);
 
   it('passes the alert rule unit tests (firing, pending, healthy, low-volume and model error cases)', async (ctx) => {
     const bin = promtool.path ?? skipOrFail(ctx, promtool);
@@ -51,7 +76,7 @@ describe.each(amtools)('$label', ({ gate: amtool }) => {
     const result = await runCommand(bin, ['check-config', observability('alertmanager/alertmanager.yml')]);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toContain('SUCCESS');
-    expect(result.stdout).toContain('1 inhibit rules');
+    expect(result.stdout).toContain('2 inhibit rules');
   });
 
   it('routes a page to the page receiver and a ticket to the ticket receiver', async (ctx) => {
@@ -61,6 +86,10 @@ describe.each(amtools)('$label', ({ gate: amtool }) => {
       [['alertname=ToolCallErrorRatioHigh', 'severity=page'], 'page'],
       [['alertname=ToolCallLatencyHigh', 'severity=ticket'], 'ticket'],
       [['alertname=ToolCallModelErrorRatioHigh', 'severity=ticket'], 'ticket'],
+      [['alertname=ToolCallErrorBudgetFastBurn', 'severity=page', 'slo=availability'], 'page'],
+      [['alertname=ToolCallLatencyBudgetFastBurn', 'severity=page', 'slo=latency'], 'page'],
+      [['alertname=ToolCallErrorBudgetSlowBurn', 'severity=ticket', 'slo=availability'], 'ticket'],
+      [['alertname=ToolCallLatencyBudgetSlowBurn', 'severity=ticket', 'slo=latency'], 'ticket'],
       [['alertname=Other'], 'default'],
     ] as const) {
       const result = await runCommand(bin, ['config', 'routes', 'test', config, ...labels]);
