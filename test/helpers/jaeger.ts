@@ -94,6 +94,23 @@ export interface RunningJaeger {
   stop(): Promise<void>;
 }
 
+/** Free ports for a Jaeger, chosen before it starts (so that a Prometheus can be told its span-metrics target first). */
+export async function freeJaegerPorts(): Promise<JaegerPorts> {
+  // distinct: the OS may hand a port it just gave back out again
+  const ports = new Set<number>();
+  while (ports.size < 7) ports.add(await freePort());
+  const [otlpHttp, otlpGrpc, queryHttp, queryGrpc, health, metrics, spanMetrics] = [...ports] as number[];
+  return {
+    JAEGER_OTLP_HTTP_PORT: otlpHttp!,
+    JAEGER_OTLP_GRPC_PORT: otlpGrpc!,
+    JAEGER_QUERY_HTTP_PORT: queryHttp!,
+    JAEGER_QUERY_GRPC_PORT: queryGrpc!,
+    JAEGER_HEALTH_PORT: health!,
+    JAEGER_METRICS_PORT: metrics!,
+    JAEGER_SPANMETRICS_PORT: spanMetrics!,
+  };
+}
+
 /**
  * Starts `jaeger --config=<configFile>` (as docker-compose.otel.yml does) on 127.0.0.1 with free ports (or
  * `ports`, to start it again where it was) and waits (bounded) until it is healthy. `badgerDir` runs the
@@ -116,15 +133,7 @@ export async function startJaeger(
     prometheusUrl?: string;
   } = {},
 ): Promise<RunningJaeger> {
-  const ports: JaegerPorts = given ?? {
-    JAEGER_OTLP_HTTP_PORT: await freePort(),
-    JAEGER_OTLP_GRPC_PORT: await freePort(),
-    JAEGER_QUERY_HTTP_PORT: await freePort(),
-    JAEGER_QUERY_GRPC_PORT: await freePort(),
-    JAEGER_HEALTH_PORT: await freePort(),
-    JAEGER_METRICS_PORT: await freePort(),
-    JAEGER_SPANMETRICS_PORT: await freePort(),
-  };
+  const ports = given ?? (await freeJaegerPorts());
   const config = configFile ?? (badgerDir ? jaegerBadgerConfigFile : jaegerConfigFile);
   const queryUrl = `http://127.0.0.1:${ports.JAEGER_QUERY_HTTP_PORT}`;
   const otlpHttpUrl = `http://127.0.0.1:${ports.JAEGER_OTLP_HTTP_PORT}`;
