@@ -2,9 +2,11 @@
  * Runs a real Alertmanager for the tests: on 127.0.0.1 and a free port, clustering off, a throw-away
  * data directory and the given configuration; reads and posts alerts through its API v2.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse, stringify } from 'yaml';
 import { freePort } from './prometheus.js';
 import { answers, startServerProcess } from './server-process.js';
 
@@ -76,4 +78,36 @@ export async function startAlertmanager(binary: string, config: string): Promise
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+interface Route {
+  receiver: string;
+  group_wait?: string;
+  group_interval?: string;
+  repeat_interval?: string;
+  routes?: Route[];
+}
+
+const shippedConfig = fileURLToPath(new URL('../../observability/alertmanager/alertmanager.yml', import.meta.url));
+
+/**
+ * The stack's alertmanager.yml with short group waits (1 s, 1 s, 1 h) and a webhook `<url>/<receiver>` on every
+ * receiver, which is where a real deployment puts its pager: routes and inhibitions unchanged.
+ */
+export function alertmanagerWithShortWaits(webhookUrl: string): string {
+  const config = parse(readFileSync(shippedConfig, 'utf8')) as {
+    route: Route;
+    receivers: Array<{ name: string; webhook_configs?: unknown[] }>;
+  };
+  const shorten = (route: Route) => {
+    if (route.group_wait) route.group_wait = '1s';
+    if (route.group_interval) route.group_interval = '1s';
+    if (route.repeat_interval) route.repeat_interval = '1h';
+    for (const child of route.routes ?? []) shorten(child);
+  };
+  shorten(config.route);
+  for (const receiver of config.receivers) {
+    receiver.webhook_configs = [{ url: `${webhookUrl}/${receiver.name}`, send_resolved: false }];
+  }
+  return stringify(config);
 }

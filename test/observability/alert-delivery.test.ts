@@ -16,9 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
 import { startAlertWebhook } from '../helpers/alert-webhook.js';
-import { type RunningAlertmanager, startAlertmanager } from '../helpers/alertmanager.js';
+import { alertmanagerWithShortWaits, type RunningAlertmanager, startAlertmanager } from '../helpers/alertmanager.js';
 import {
   type RunningPrometheus,
   skipOrFail,
@@ -44,33 +43,6 @@ function rulesWithShortWaits(): string {
   const changed = shortened.split('\n').filter((line, i) => line !== rules.split('\n')[i]);
   expect(changed.map((line) => line.trim())).toEqual(['for: 5s', 'for: 15s', 'for: 10s']);
   return shortened;
-}
-
-interface Route {
-  receiver: string;
-  group_wait?: string;
-  group_interval?: string;
-  repeat_interval?: string;
-  routes?: Route[];
-}
-
-/** alertmanager.yml with short group waits and a webhook `<url>/<receiver>` on every receiver. */
-function alertmanagerWithShortWaits(webhookUrl: string): string {
-  const config = parse(readFileSync(observability('alertmanager/alertmanager.yml'), 'utf8')) as {
-    route: Route;
-    receivers: Array<{ name: string; webhook_configs?: unknown[] }>;
-  };
-  const shorten = (route: Route) => {
-    if (route.group_wait) route.group_wait = '1s';
-    if (route.group_interval) route.group_interval = '1s';
-    if (route.repeat_interval) route.repeat_interval = '1h';
-    for (const child of route.routes ?? []) shorten(child);
-  };
-  shorten(config.route);
-  for (const receiver of config.receivers) {
-    receiver.webhook_configs = [{ url: `${webhookUrl}/${receiver.name}`, send_resolved: false }];
-  }
-  return stringify(config);
 }
 
 describe('tool-call alerts from the app to a pager webhook', () => {

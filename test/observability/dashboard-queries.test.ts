@@ -4,7 +4,9 @@
  * (template variables substituted as Grafana would) returns data, for "All" and for one selected tool.
  * On each Prometheus there is: the Prometheus 3 that scripts/services.sh builds, and Debian's 2.42.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -16,6 +18,7 @@ import {
   waitFor,
 } from '../helpers/prometheus.js';
 import { binaryRows } from '../helpers/service-binaries.js';
+import { sloRulesWithShortWaits } from '../helpers/slo-rules-copy.js';
 import { type InstrumentedApp, startInstrumentedApp } from './instrumented-app.js';
 
 interface Target {
@@ -29,8 +32,9 @@ interface Panel {
   title: string;
   type: string;
   datasource: { type: string; uid: string };
-  targets: Target[];
-  fieldConfig: {
+  /** none for a row */
+  targets?: Target[];
+  fieldConfig?: {
     defaults: { links?: Array<{ url: string }> };
     overrides: Array<{ properties: Array<{ id: string; value: unknown }> }>;
   };
@@ -53,6 +57,9 @@ const dashboard = JSON.parse(
   ),
 ) as Dashboard;
 const rulesFile = fileURLToPath(new URL('../../observability/prometheus/rules/tool-calls.rules.yml', import.meta.url));
+const sloRulesFile = fileURLToPath(
+  new URL('../../observability/prometheus/rules/tool-calls-slo.rules.yml', import.meta.url),
+);
 const prometheusBinaries = binaryRows('prometheus', { binary: 'prometheus', package: 'prometheus' });
 
 /**
@@ -90,6 +97,7 @@ const FIXTURE_TOOLS = /^(lookup_order|charge_card|web_search|_unknown)$/;
 
 /** The panel's data links, on all fields or on one column. */
 function linksOf(panel: Panel): Array<{ url: string }> {
+  if (!panel.fieldConfig) return [];
   return [
     ...(panel.fieldConfig.defaults.links ?? []),
     ...panel.fieldConfig.overrides.flatMap((override) =>
@@ -98,16 +106,21 @@ function linksOf(panel: Panel): Array<{ url: string }> {
   ];
 }
 
-const allQueries = dashboard.panels.flatMap((panel) => panel.targets.map((target) => ({ panel, target })));
+const allQueries = dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => ({ panel, target })));
 
 describe.each(prometheusBinaries)('Tool calls dashboard on a real Prometheus: $label', ({ gate: prometheusGate }) => {
   let prometheus: RunningPrometheus | undefined;
   let app: InstrumentedApp | undefined;
+  let dir: string | undefined;
 
   beforeAll(async () => {
     if (!prometheusGate.path) return;
+    // the SLO rules with their period group evaluated every second (not every minute): the budget panels read it
+    dir = mkdtempSync(join(tmpdir(), 'otel-tool-calls-dashboard-'));
+    const sloCopy = join(dir, 'tool-calls-slo.rules.yml');
+    writeFileSync(sloCopy, sloRulesWithShortWaits());
     app = await startInstrumentedApp();
-    prometheus = await startPrometheus(prometheusGate.path, { targets: [app.target], ruleFiles: [rulesFile] });
+    prometheus = await startPrometheus(prometheusGate.path, { targets: [app.target], ruleFiles: [rulesFile, sloCopy] });
     await waitFor('a successful scrape of the instrumented app', async () => {
       const targets = await prometheus!.targets();
       return targets.some((target) => target.health === 'up') ? true : undefined;
@@ -117,6 +130,7 @@ describe.each(prometheusBinaries)('Tool calls dashboard on a real Prometheus: $l
   afterAll(async () => {
     await prometheus?.stop();
     await app?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('queries only the provisioned Prometheus datasource (uid prometheus)', () => {
@@ -127,13 +141,16 @@ describe.each(prometheusBinaries)('Tool calls dashboard on a real Prometheus: $l
   });
 
   it('names in the alert runbooks only panels the dashboard has', () => {
-    const rules = parse(readFileSync(rulesFile, 'utf8')) as {
-      groups: Array<{ rules: Array<{ alert?: string; annotations?: { runbook?: string } }> }>;
-    };
-    const runbooks = rules.groups.flatMap((group) => group.rules.flatMap((rule) => rule.annotations?.runbook ?? []));
+    const runbooks = [rulesFile, sloRulesFile].flatMap((file) => {
+      const rules = parse(readFileSync(file, 'utf8')) as {
+        groups: Array<{ rules: Array<{ alert?: string; annotations?: { runbook?: string } }> }>;
+      };
+      return rules.groups.flatMap((group) => group.rules.flatMap((rule) => rule.annotations?.runbook ?? []));
+    });
     const named = runbooks.flatMap((runbook) => [...runbook.matchAll(/"([^"]+)"/g)].map((match) => match[1]!));
     const titles = [dashboard.title, ...dashboard.panels.map((panel) => panel.title)];
     expect(named).toContain('Tool calls the model got wrong');
+    expect(named).toContain('Error budget left: availability');
     for (const name of named) expect(titles, name).toContain(name);
   });
 
@@ -187,7 +204,7 @@ describe.each(prometheusBinaries)('Tool calls dashboard on a real Prometheus: $l
     if (!prometheus) return skipOrFail(ctx, prometheusGate);
     /** A panel's query (its target `refId`) evaluated now, for every service, agent and tool. */
     const seriesOf = async (title: string, refId = 'A') => {
-      const target = dashboard.panels.find((p) => p.title === title)?.targets.find((t) => t.refId === refId);
+      const target = dashboard.panels.find((p) => p.title === title)?.targets?.find((t) => t.refId === refId);
       if (!target) throw new Error(`no query ${refId} in a panel "${title}"`);
       return prometheus!.query(interpolate(target.expr, { service: '.*', agent: '.*', tool: '.*' }));
     };
@@ -232,6 +249,20 @@ describe.each(prometheusBinaries)('Tool calls dashboard on a real Prometheus: $l
       expect(tools).not.toContain('_unknown');
     }
     expect(Object.keys(byTool(await seriesOf('Tools', 'C')))).not.toContain('_unknown');
+
+    // the error budget row: a burn over 30 days is a ratio, so these seconds of data give it its final value
+    const left = await waitFor('a budget for the three tools, lookup_order with a failure spent', async () => {
+      const found = byTool(await seriesOf('Error budget left: availability'));
+      return ['web_search', 'charge_card', 'lookup_order'].every((tool) => tool in found) && found.lookup_order! < 1
+        ? found
+        : undefined;
+    });
+    expect(left.web_search).toBe(1); // the model's wrong calls spend none of it
+    expect(left.lookup_order).toBeLessThan(0); // 4% errors against a 1% budget: overspent (1 - 4)
+    expect(left.lookup_order).toBeGreaterThan(-5);
+    expect(left.charge_card).toBeLessThan(-30); // half its calls fail: about 1 - 50
+    expect(left).not.toHaveProperty('_unknown'); // it never ran
+    expect(byTool(await seriesOf('Error budget left: latency')).web_search).toBe(1); // every call under 2.56 s
   });
 
   describe.each([
