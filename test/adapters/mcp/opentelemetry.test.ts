@@ -21,7 +21,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { useTestTelemetry } from '../../helpers/otel-sdk.js';
-import { connectLine, SDK_LINES, type SdkLine } from './sdks.js';
+import { connectLine, SDK_LINES, type SdkLine, type TestClient } from './sdks.js';
 
 const telemetry = useTestTelemetry();
 
@@ -85,6 +85,30 @@ describe.each(SDK_LINES)('MCP with the OpenTelemetry listener, SDK $name', (sdk)
     const { traceId, spanId } = span.spanContext();
     expect(sent[0]?.meta).toEqual({ 'example.com/tenant': 'acme', traceparent: `00-${traceId}-${spanId}-01` });
     expect(params._meta).toEqual({ 'example.com/tenant': 'acme' }); // the caller's objects are untouched
+  });
+
+  it('an instrumented client sends the trace context with every request and notification, and records the JSON-RPC id of its tools/call', async () => {
+    const client = instrumentClient(sdk.newClient() as never, telemetry.listener()) as unknown as TestClient;
+    const { parent, result } = await telemetry.withParent(async () => {
+      const { messages, sent } = await connectLine(sdk, weatherServer(sdk), client);
+      const listing = client as unknown as { listTools(): Promise<unknown>; ping(): Promise<unknown> };
+      await listing.listTools();
+      await listing.ping();
+      await client.callTool({ name: 'weather', arguments: { city: 'Oslo' } });
+      return { messages, sent };
+    });
+
+    const span = telemetry.span('tools/call weather');
+    const traceparentOf = (spanId: string) => `00-${parent.spanContext().traceId}-${spanId}-01`;
+    const byMethod = Object.fromEntries(result.messages.map(({ method, meta }) => [method, meta?.traceparent]));
+    expect(byMethod).toEqual({
+      initialize: traceparentOf(parent.spanContext().spanId),
+      'notifications/initialized': traceparentOf(parent.spanContext().spanId),
+      'tools/list': traceparentOf(parent.spanContext().spanId),
+      ping: traceparentOf(parent.spanContext().spanId),
+      'tools/call': traceparentOf(span.spanContext().spanId),
+    });
+    expect(span.attributes[ATTR_JSONRPC_REQUEST_ID]).toBe(result.sent[0]?.id);
   });
 
   it('both sides instrumented: the server span is the child of the client span, one trace', async () => {

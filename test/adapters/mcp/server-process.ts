@@ -4,6 +4,7 @@ import { StdioClientTransport as Stdio2 } from '@modelcontextprotocol/client/std
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as Stdio1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as Http1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { PropagatorName } from './propagators.js';
 import type { TestClient } from './sdks.js';
 
 /*
@@ -34,6 +35,8 @@ export async function startServerProcess(options: {
   transport: TransportName;
   otlpUrl: string;
   instrumented: boolean;
+  /** The server's global propagator (W3C when absent). */
+  propagator?: PropagatorName;
 }): Promise<ServerProcess> {
   const env = {
     ...(process.env as Record<string, string>),
@@ -41,6 +44,7 @@ export async function startServerProcess(options: {
     MCP_TRANSPORT: options.transport,
     OTLP_URL: options.otlpUrl,
     INSTRUMENT: options.instrumented ? '1' : '0',
+    PROPAGATOR: options.propagator ?? 'w3c',
   };
   const client = (options.sdk === '2.x'
     ? new Client2({ name: 'agent', version: '1.0.0' })

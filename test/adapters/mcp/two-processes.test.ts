@@ -1,4 +1,4 @@
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { propagation, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import {
   ATTR_ERROR_TYPE,
   ATTR_NETWORK_TRANSPORT,
@@ -16,6 +16,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useTestTelemetry } from '../../helpers/otel-sdk.js';
 import { otlpAttributes, startOtlpReceiver } from '../../helpers/otlp-receiver.js';
+import { PROPAGATOR_KEYS, type PropagatorName, propagatorNamed } from './propagators.js';
 import {
   type SdkName,
   type ServerProcess,
@@ -66,6 +67,22 @@ function receivedSpans(): OtlpSpan[] {
     .flatMap((scope: { spans?: OtlpSpan[] }) => scope.spans ?? []);
 }
 
+/** The `_meta` of each `tools/call` the client's transport sends, as it goes on the wire. */
+function captureMeta(client: unknown): unknown[] {
+  const sent: unknown[] = [];
+  const transport = (
+    client as { transport: { send: (message: Record<string, unknown>, ...rest: unknown[]) => unknown } }
+  ).transport;
+  const send = transport.send.bind(transport);
+  transport.send = (message, ...rest) => {
+    if (message.method === 'tools/call') {
+      sent.push(JSON.parse(JSON.stringify((message.params as { _meta?: unknown } | undefined)?._meta ?? {})));
+    }
+    return send(message, ...rest);
+  };
+  return sent;
+}
+
 /** The server's first span named `name` (or with that span id), once the child has exported it (a bounded wait). */
 async function serverSpan(name: string, spanId?: string): Promise<OtlpSpan> {
   return withDeadline(
@@ -82,19 +99,49 @@ async function serverSpan(name: string, spanId?: string): Promise<OtlpSpan> {
   );
 }
 
-const lines: { sdk: SdkName; transport: TransportName }[] = [
-  { sdk: '1.x', transport: 'stdio' },
-  { sdk: '1.x', transport: 'http' },
-  { sdk: '2.x', transport: 'stdio' },
-  { sdk: '2.x', transport: 'http' },
+// each line also runs with one propagator other than W3C on both sides (propagators.ts): together, all
+const lines: { sdk: SdkName; transport: TransportName; propagator: PropagatorName }[] = [
+  { sdk: '1.x', transport: 'stdio', propagator: 'b3multi' },
+  { sdk: '1.x', transport: 'http', propagator: 'b3' },
+  { sdk: '2.x', transport: 'stdio', propagator: 'jaeger' },
+  { sdk: '2.x', transport: 'http', propagator: 'custom' },
 ];
 
-describe.each(lines)('MCP across two processes, SDK $sdk over $transport', ({ sdk, transport }) => {
-  const start = (instrumented = true) =>
-    startServerProcess({ sdk, transport, otlpUrl: receiver.url, instrumented }).then((started) => {
+describe.each(lines)('MCP across two processes, SDK $sdk over $transport', ({ sdk, transport, propagator }) => {
+  const start = (instrumented = true, options: { propagator?: PropagatorName } = {}) =>
+    startServerProcess({ sdk, transport, otlpUrl: receiver.url, instrumented, ...options }).then((started) => {
       server = started;
       return started;
     });
+
+  it(
+    `one trace with the ${propagator} propagator registered on both sides (not W3C)`,
+    async () => {
+      propagation.disable();
+      propagation.setGlobalPropagator(propagatorNamed(propagator));
+      try {
+        const { client } = await start(true, { propagator });
+        instrumentClient(client as never, telemetry.listener());
+        const sent = captureMeta(client);
+
+        const result = await client.callTool({ name: 'weather', arguments: { city: 'Oslo' } });
+
+        expect(result.content).toEqual([{ type: 'text', text: 'sunny in Oslo' }]);
+        expect(Object.keys(sent.at(-1) ?? {})).toEqual(expect.arrayContaining([...PROPAGATOR_KEYS[propagator]]));
+        expect(sent.at(-1)).not.toHaveProperty('traceparent');
+        const clientSpan = telemetry.span('tools/call weather');
+        const remote = await serverSpan('tools/call weather');
+        expect([remote.traceId, remote.parentSpanId]).toEqual([
+          clientSpan.spanContext().traceId,
+          clientSpan.spanContext().spanId,
+        ]);
+      } finally {
+        propagation.disable();
+        propagation.setGlobalPropagator(propagatorNamed('w3c'));
+      }
+    },
+    TEST_MS,
+  );
 
   it(
     'one trace: the server span is the child of the client span',
