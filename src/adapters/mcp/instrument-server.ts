@@ -8,6 +8,7 @@ import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
 import { mcpAttributes } from './attributes.js';
 import { extractTraceContext } from './propagation.js';
+import { markToolRan, watchRejectedToolCalls } from './rejected-requests.js';
 import { serverCall } from './remote-call.js';
 import type { McpServerLike } from './sdk-types.js';
 import { type HandlerRequest, requestOfExecutor, requestOfHandler } from './server-request.js';
@@ -89,6 +90,14 @@ export function instrumentServer<Server extends McpServerLike, Context = unknown
   for (const [name, tool] of Object.entries(registry as Record<string, RegisteredTool>)) {
     instrumentTool(tool, name, observing, lowLevel);
   }
+  // the tools/call requests McpServer refuses before a tool runs (rejected-requests.ts)
+  const watch = {
+    lowLevel,
+    registry,
+    listener: observing,
+    facts: () => ({ transport: transportOf(lowLevel), protocolVersion: negotiatedVersion(lowLevel) }),
+  };
+  watchRejectedToolCalls(watch);
   for (const method of ['tool', 'registerTool'] as const) {
     const register = (server as unknown as Record<string, unknown>)[method];
     if (typeof register !== 'function') continue; // 2.x has no tool()
@@ -98,6 +107,7 @@ export function instrumentServer<Server extends McpServerLike, Context = unknown
       value: function registerObserved(this: unknown, ...args: unknown[]): RegisteredTool {
         const registered = register.apply(this, args) as RegisteredTool;
         instrumentTool(registered, args[0] as string, observing, lowLevel);
+        watchRejectedToolCalls(watch); // McpServer registers its tools/call handler with the first tool
         return registered;
       },
     });
@@ -132,6 +142,7 @@ function instrumentTool(
     if (typeof fn !== 'function') return fn;
     const raw = fn as ToolHandler;
     return function observedHandler(this: unknown, ...params: unknown[]) {
+      markToolRan(params);
       const request: HandlerRequest = requestOf(params);
       const { parent, links } = extractTraceContext(request.meta);
       const call = () =>

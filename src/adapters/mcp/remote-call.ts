@@ -31,8 +31,7 @@ export function serverCall(requestId: unknown, links: readonly SpanContext[]): R
     protocol: 'mcp',
     side: 'server',
     operation: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
-    // JSON-RPC ids are strings or numbers; a null id is not recorded (the conventions)
-    requestId: typeof requestId === 'string' || typeof requestId === 'number' ? String(requestId) : undefined,
+    requestId: requestIdOf(requestId),
     links: links.length > 0 ? links : undefined,
     describeError: (error: unknown) => {
       const protocolError = jsonRpcError(error);
@@ -42,6 +41,27 @@ export function serverCall(requestId: unknown, links: readonly SpanContext[]): R
       return error instanceof ToolResultError ? undefined : { type: ERROR_TYPE_VALUE_TOOL_ERROR };
     },
   };
+}
+
+/**
+ * A `tools/call` McpServer refused before any tool ran (unknown tool, invalid arguments): a SERVER
+ * span whose failure is what McpServer answered. A JSON-RPC error answer (2.x: an unknown tool,
+ * `-32602`) is its code; an `isError` answer is the `McpToolError` of it, `tool_error`.
+ */
+export function rejectedServerCall(requestId: unknown, links: readonly SpanContext[]): RemoteCallInfo {
+  return {
+    protocol: 'mcp',
+    side: 'server',
+    operation: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
+    requestId: requestIdOf(requestId),
+    links: links.length > 0 ? links : undefined,
+    describeError: (error: unknown) => jsonRpcError(error),
+  };
+}
+
+/** JSON-RPC ids are strings or numbers; a null id is not recorded (the conventions). */
+function requestIdOf(requestId: unknown): string | undefined {
+  return typeof requestId === 'string' || typeof requestId === 'number' ? String(requestId) : undefined;
 }
 
 /**

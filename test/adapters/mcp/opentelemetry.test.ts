@@ -12,6 +12,7 @@ import {
   ATTR_MCP_PROTOCOL_VERSION,
   ATTR_RPC_RESPONSE_STATUS_CODE,
   ATTR_TOOL_CALL_ERROR_OUTCOME,
+  ATTR_TOOL_CALL_ERROR_SOURCE,
   MCP_OPERATION_DURATION_BUCKETS,
   METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
   METRIC_MCP_CLIENT_OPERATION_DURATION,
@@ -214,6 +215,64 @@ describe.each(SDK_LINES)('MCP with the OpenTelemetry listener, SDK $name', (sdk)
     expect(clientSpan?.status.message).not.toMatch(/^MCP error -32042: MCP error/);
     const [point] = await telemetry.histogramPoints(METRIC_MCP_CLIENT_OPERATION_DURATION);
     expect(point?.attributes).toMatchObject({ [ATTR_ERROR_TYPE]: '-32042', [ATTR_RPC_RESPONSE_STATUS_CODE]: '-32042' });
+  });
+
+  it.each([
+    ['an unknown tool', { name: 'nowhere', arguments: { city: 'Oslo' } }, 'unknown_tool'],
+    ['arguments that fail the input schema', { name: 'weather', arguments: { city: 42 } }, 'invalid_input'],
+  ])(
+    'a request McpServer refuses before the tool runs (%s) is a SERVER span with its error, in the client’s trace, and a mcp.server.operation.duration sample',
+    async (_case, params, rejection) => {
+      const plain = await connectLine(sdk, weatherServer(sdk));
+      const unobserved = await plain.client.callTool(params as never).then(
+        (result) => ({ result }),
+        (error: Error) => ({ error: error.message }),
+      );
+      const { client } = await connectLine(
+        sdk,
+        instrumentServer(weatherServer(sdk) as never, telemetry.listener()) as never,
+      );
+      instrumentClient(client as never, telemetry.listener());
+
+      const answer = await client.callTool(params as never).then(
+        (result) => ({ result }),
+        (error: Error) => ({ error: error.message }),
+      );
+
+      expect(answer).toEqual(unobserved); // what McpServer answers, unchanged
+      const server = telemetry.spans().find((span) => span.kind === SpanKind.SERVER);
+      const clientSpan = telemetry.spans().find((span) => span.kind === SpanKind.CLIENT);
+      expect(server?.name).toBe(`tools/call ${params.name}`);
+      expect(server?.parentSpanContext?.spanId).toBe(clientSpan?.spanContext().spanId);
+      expect(server?.status.code).toBe(SpanStatusCode.ERROR);
+      // 2.x answers an unknown tool with a JSON-RPC error (-32602), everything else is an isError answer
+      const errorAnswer = sdk.name === '2.x' && rejection === 'unknown_tool';
+      expect(server?.attributes).toMatchObject({
+        [ATTR_ERROR_TYPE]: errorAnswer ? '-32602' : 'tool_error',
+        [ATTR_MCP_METHOD_NAME]: 'tools/call',
+        [ATTR_TOOL_CALL_ERROR_SOURCE]: 'model',
+        [ATTR_JSONRPC_REQUEST_ID]: expect.any(String),
+      });
+      expect(server?.attributes[ATTR_RPC_RESPONSE_STATUS_CODE]).toBe(errorAnswer ? '-32602' : undefined);
+      const [point] = await telemetry.histogramPoints(METRIC_MCP_SERVER_OPERATION_DURATION);
+      expect(point?.value.count).toBe(1);
+      expect(point?.attributes).toMatchObject({
+        [ATTR_MCP_METHOD_NAME]: 'tools/call',
+        [ATTR_ERROR_TYPE]: errorAnswer ? '-32602' : 'tool_error',
+      });
+    },
+  );
+
+  it("reported: a request McpServer refuses gets the listener's text as an isError result", async () => {
+    const listener = telemetry.listener({ errorPolicy: 'report' });
+    const { client } = await connectLine(sdk, instrumentServer(weatherServer(sdk) as never, listener) as never);
+
+    const result = await client.callTool({ name: 'nowhere', arguments: {} });
+
+    expect(result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: expect.stringMatching(/^Tool 'nowhere' failed: /) }],
+    });
   });
 
   it('records mcp.client/server.operation.duration beside gen_ai.execute_tool.duration: one sample per call and side', async () => {

@@ -191,6 +191,39 @@ describe.each(lines)('MCP across two processes, SDK $sdk over $transport', ({ sd
   );
 
   it(
+    'an unknown tool and invalid arguments: a SERVER span with the error, child of the client span, and the answer unchanged',
+    async () => {
+      const { client } = await start();
+      instrumentClient(client as never, telemetry.listener());
+
+      const unknown = await client.callTool({ name: 'nowhere', arguments: {} }).then(
+        (result) => result,
+        (error: Error) => error,
+      );
+      const invalid = await client.callTool({ name: 'weather', arguments: { city: 42 } });
+
+      // 2.x answers an unknown tool with a JSON-RPC error, 1.x with an isError result
+      if (sdk === '2.x') expect(unknown).toMatchObject({ code: -32602 });
+      else expect(unknown).toMatchObject({ isError: true });
+      expect(invalid).toMatchObject({ isError: true });
+      for (const [name, type, status] of [
+        ['tools/call nowhere', sdk === '2.x' ? '-32602' : 'tool_error', sdk === '2.x' ? '-32602' : undefined],
+        ['tools/call weather', 'tool_error', undefined],
+      ] as const) {
+        const remote = await serverSpan(name);
+        const clientSpan = telemetry.spans().find((span) => span.name === name);
+        expect(remote.parentSpanId).toBe(clientSpan?.spanContext().spanId);
+        const attributes = otlpAttributes(remote.attributes as never);
+        expect(attributes[ATTR_ERROR_TYPE]).toBe(type);
+        expect(attributes[ATTR_RPC_RESPONSE_STATUS_CODE]).toBe(status);
+        expect(attributes['tool_call.error.source']).toBe('model');
+        expect((remote as { status?: { code?: number } }).status?.code).toBe(2); // OTLP STATUS_CODE_ERROR
+      }
+    },
+    TEST_MS,
+  );
+
+  it(
     'an uninstrumented server still answers an instrumented client, whose span records the call',
     async () => {
       const { client } = await start(false);
