@@ -1,6 +1,7 @@
 import { type Span, trace } from '@opentelemetry/api';
 import { logger } from '../../internal/logger.js';
 import { ATTR_JSONRPC_REQUEST_ID, MCP_METHOD_NAME_VALUE_TOOLS_CALL } from '../../otel/semconv.js';
+import { keepVersionOf } from './negotiated-version.js';
 import { messageWithTraceContext } from './propagation.js';
 
 /*
@@ -42,9 +43,9 @@ export function injectIntoMessages(client: object): void {
         if (message === null || typeof message !== 'object') return send.call(this, message, ...rest);
         const before = this._requestMessageId;
         const sent = send.call(this, messageWithTraceContext(message), ...rest);
-        if ((message as { method?: unknown }).method === MCP_METHOD_NAME_VALUE_TOOLS_CALL) {
-          recordRequestId(before, this._requestMessageId);
-        }
+        const method = (message as { method?: unknown }).method;
+        if (method === MCP_METHOD_NAME_VALUE_TOOLS_CALL) recordRequestId(before, this._requestMessageId);
+        else if (method === 'initialize') keepVersionOf(this, sent);
         return sent;
       },
     });

@@ -8,6 +8,7 @@ import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
 import { mcpAttributes } from './attributes.js';
 import { awaitRequestId, injectIntoMessages } from './client-messages.js';
+import { seenVersion } from './negotiated-version.js';
 import { clientCall } from './remote-call.js';
 import type { McpClientLike } from './sdk-types.js';
 import { mcpToolFailure, reportedResult } from './tool-error.js';
@@ -120,12 +121,12 @@ function requestSignal(args: readonly unknown[]): AbortSignal | undefined {
   return undefined;
 }
 
-/** 2.x keeps the negotiated version on the client; 1.x only on its Streamable HTTP transport. */
+/** 2.x keeps the negotiated version on the client; 1.x only on its Streamable HTTP transport, else as seen. */
 function protocolVersionOf(client: Client & { getNegotiatedProtocolVersion?: () => unknown }): unknown {
   try {
     const negotiated = client.getNegotiatedProtocolVersion?.();
     if (typeof negotiated === 'string') return negotiated;
-    return (client.transport as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+    return (client.transport as { protocolVersion?: unknown } | undefined)?.protocolVersion ?? seenVersion(client);
   } catch {
     return undefined;
   }

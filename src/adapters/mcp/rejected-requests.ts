@@ -5,6 +5,7 @@ import type { ToolCallListener, ToolCallRejection } from '../../tool-call-listen
 import { FRAMEWORK_MCP } from '../frameworks.js';
 import type { McpSessionFacts } from './attributes.js';
 import { mcpAttributes } from './attributes.js';
+import { httpPeerOf } from './http-peer.js';
 import { extractTraceContext } from './propagation.js';
 import { rejectedServerCall } from './remote-call.js';
 import { requestOfExecutor, requestOfHandler } from './server-request.js';
@@ -107,6 +108,7 @@ function settleRejected(
           protocolVersion: facts.protocolVersion ?? session.protocolVersion,
           transport: session.transport,
           overHttp: facts.overHttp,
+          peer: httpPeerOf(context.active()),
         }),
         remote: rejectedServerCall(facts.requestId, links),
       }),

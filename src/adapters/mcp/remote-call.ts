@@ -6,8 +6,15 @@ import { ToolResultError } from '../../tool-result-error.js';
 
 /** The JSON-RPC code McpServer passes on as an error answer when a tool throws it (both SDK lines). */
 const URL_ELICITATION_REQUIRED = -32042;
-/** Codes the 1.x SDK raises itself (the connection closed, the request timed out): not a peer's answer. */
-const LOCAL_CODES: ReadonlySet<number> = new Set([-32000, -32001]);
+/**
+ * Codes the 1.x SDK raises itself (the connection closed, the request timed out): not a peer's
+ * answer. Recorded under the name 2.x gives the same failure (`SdkErrorCode`), so that a dead peer is
+ * one `error.type` on both SDK lines.
+ */
+const LOCAL_CODES: ReadonlyMap<number, string> = new Map([
+  [-32000, 'CONNECTION_CLOSED'],
+  [-32001, 'REQUEST_TIMEOUT'],
+]);
 
 /** A `tools/call` sent by this process: a span of kind CLIENT, JSON-RPC errors by their code. */
 export function clientCall(): RemoteCallInfo {
@@ -77,9 +84,10 @@ function jsonRpcError(error: unknown): RemoteCallError | undefined {
   if (typeof code !== 'number' || !Number.isInteger(code)) return undefined;
   const text = String(code);
   const prefix = `MCP error ${text}: `;
+  const local = LOCAL_CODES.get(code);
   return {
-    type: text,
-    statusCode: LOCAL_CODES.has(code) ? undefined : text,
+    type: local ?? text,
+    statusCode: local === undefined ? text : undefined,
     message:
       typeof message === 'string' && message.startsWith(prefix)
         ? errorMessageOf(message.slice(prefix.length))

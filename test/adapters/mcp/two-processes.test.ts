@@ -1,10 +1,15 @@
 import { propagation, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import {
+  ATTR_CLIENT_ADDRESS,
+  ATTR_CLIENT_PORT,
   ATTR_ERROR_TYPE,
+  ATTR_NETWORK_PROTOCOL_NAME,
+  ATTR_NETWORK_PROTOCOL_VERSION,
   ATTR_NETWORK_TRANSPORT,
   ATTR_SERVER_ADDRESS,
   ATTR_SERVER_PORT,
 } from '@opentelemetry/semantic-conventions';
+import type { ToolCallListener } from 'otel-tool-calls';
 import { instrumentClient } from 'otel-tool-calls/mcp';
 import {
   ATTR_JSONRPC_REQUEST_ID,
@@ -108,7 +113,10 @@ const lines: { sdk: SdkName; transport: TransportName; propagator: PropagatorNam
 ];
 
 describe.each(lines)('MCP across two processes, SDK $sdk over $transport', ({ sdk, transport, propagator }) => {
-  const start = (instrumented = true, options: { propagator?: PropagatorName } = {}) =>
+  const start = (
+    instrumented = true,
+    options: { propagator?: PropagatorName; clientListener?: ToolCallListener } = {},
+  ) =>
     startServerProcess({ sdk, transport, otlpUrl: receiver.url, instrumented, ...options }).then((started) => {
       server = started;
       return started;
@@ -146,8 +154,8 @@ describe.each(lines)('MCP across two processes, SDK $sdk over $transport', ({ sd
   it(
     'one trace: the server span is the child of the client span',
     async () => {
-      const { client, port } = await start();
-      instrumentClient(client as never, telemetry.listener());
+      // instrumented before it connects: it sees the initialize exchange (1.x over stdio keeps no version)
+      const { client, port } = await start(true, { clientListener: telemetry.listener() });
 
       const result = await client.callTool({ name: 'weather', arguments: { city: 'Oslo' } });
 
@@ -165,10 +173,19 @@ describe.each(lines)('MCP across two processes, SDK $sdk over $transport', ({ sd
       expect(serverAttributes[ATTR_NETWORK_TRANSPORT]).toBe(network);
       expect(serverAttributes[ATTR_MCP_METHOD_NAME]).toBe('tools/call');
       expect(serverAttributes[ATTR_JSONRPC_REQUEST_ID]).toMatch(/^\d+$/);
-      // the negotiated version where the SDK keeps it: 2.x always, 1.x over HTTP (its header)
-      if (sdk === '2.x' || transport === 'http') {
-        expect(clientSpan.attributes[ATTR_MCP_PROTOCOL_VERSION]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-        expect(serverAttributes[ATTR_MCP_PROTOCOL_VERSION]).toBe(clientSpan.attributes[ATTR_MCP_PROTOCOL_VERSION]);
+      // the client learns the id of its request as it sends it: the same on both sides
+      expect(clientSpan.attributes[ATTR_JSONRPC_REQUEST_ID]).toBe(serverAttributes[ATTR_JSONRPC_REQUEST_ID]);
+      // the negotiated version on every line, stdio 1.x too (seen in the initialize exchange)
+      expect(clientSpan.attributes[ATTR_MCP_PROTOCOL_VERSION]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(serverAttributes[ATTR_MCP_PROTOCOL_VERSION]).toBe(clientSpan.attributes[ATTR_MCP_PROTOCOL_VERSION]);
+      const protocolName = transport === 'http' ? 'http' : undefined;
+      expect(clientSpan.attributes[ATTR_NETWORK_PROTOCOL_NAME]).toBe(protocolName);
+      expect(serverAttributes[ATTR_NETWORK_PROTOCOL_NAME]).toBe(protocolName);
+      if (transport === 'http' && sdk === '1.x') {
+        // the Node.js request's socket, where the transport is handed one (1.x StreamableHTTPServerTransport)
+        expect(serverAttributes[ATTR_CLIENT_ADDRESS]).toBe('127.0.0.1');
+        expect(serverAttributes[ATTR_CLIENT_PORT]).toEqual(expect.any(Number));
+        expect(serverAttributes[ATTR_NETWORK_PROTOCOL_VERSION]).toBe('1.1');
       }
       if (transport === 'http') {
         expect(clientSpan.attributes[ATTR_SERVER_ADDRESS]).toBe('127.0.0.1');
@@ -281,10 +298,8 @@ describe.each(lines)('MCP across two processes, SDK $sdk over $transport', ({ sd
       expect(spans[0]?.status.code).toBe(SpanStatusCode.ERROR);
       // what each SDK raises when the peer is gone: the connection closing (stdio); over HTTP the fetch
       // failing, or, when the kill came before the response stream began, the request timing out
-      const expected =
-        transport === 'stdio'
-          ? [sdk === '1.x' ? '-32000' : 'CONNECTION_CLOSED']
-          : ['TypeError', sdk === '1.x' ? '-32001' : 'REQUEST_TIMEOUT'];
+      // one error.type on both SDK lines: 1.x's -32000 / -32001 are recorded by 2.x's names
+      const expected = transport === 'stdio' ? ['CONNECTION_CLOSED'] : ['TypeError', 'REQUEST_TIMEOUT'];
       expect(expected).toContain(spans[0]?.attributes[ATTR_ERROR_TYPE]);
       // a failure of this side, not an error answer of the peer
       expect(spans[0]?.attributes[ATTR_RPC_RESPONSE_STATUS_CODE]).toBeUndefined();
