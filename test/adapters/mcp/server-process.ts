@@ -39,6 +39,8 @@ export async function startServerProcess(options: {
   instrumented: boolean;
   /** The server's global propagator (W3C when absent). */
   propagator?: PropagatorName;
+  /** OpenInference's MCP instrumentation on the server's transports (1.x). */
+  openInference?: boolean;
   /** Instruments the client with it before it connects (it then sees the initialize exchange). */
   clientListener?: ToolCallListener;
 }): Promise<ServerProcess> {
@@ -49,6 +51,7 @@ export async function startServerProcess(options: {
     OTLP_URL: options.otlpUrl,
     INSTRUMENT: options.instrumented ? '1' : '0',
     PROPAGATOR: options.propagator ?? 'w3c',
+    OPENINFERENCE: options.openInference ? '1' : '0',
   };
   const client = (options.sdk === '2.x'
     ? new Client2({ name: 'agent', version: '1.0.0' })

@@ -307,3 +307,70 @@ describe.each(lines)('MCP across two processes, SDK $sdk over $transport', ({ sd
     TEST_MS,
   );
 });
+
+/*
+ * OpenInference's MCP instrumentation (`@arizeai/openinference-instrumentation-mcp`, the real
+ * package) as the other side: it patches the 1.x SDK's transports to carry the active context in
+ * `params._meta` (its client injects, its server extracts) and makes no spans of its own. It knows
+ * the 1.x SDK only.
+ */
+describe.each(lines.filter((line) => line.sdk === '1.x'))(
+  'MCP with OpenInference on the other side, SDK $sdk over $transport',
+  ({ sdk, transport }) => {
+    it(
+      "OpenInference's client, this package's server: one trace, the server span a child of the agent's span",
+      async () => {
+        const { MCPInstrumentation } = await import('@arizeai/openinference-instrumentation-mcp');
+        const openInference = new MCPInstrumentation();
+        const clientModules = {
+          clientStdioModule: await import('@modelcontextprotocol/sdk/client/stdio.js'),
+          clientStreamableHTTPModule: await import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+        };
+        openInference.manuallyInstrument(clientModules as never);
+        try {
+          server = await startServerProcess({ sdk, transport, otlpUrl: receiver.url, instrumented: true });
+          const { parent, result } = await telemetry.withParent(() =>
+            server?.client.callTool({ name: 'weather', arguments: { city: 'Oslo' } }),
+          );
+
+          expect(result?.content).toEqual([{ type: 'text', text: 'sunny in Oslo' }]);
+          const remote = await serverSpan('tools/call weather');
+          expect([remote.traceId, remote.parentSpanId]).toEqual([
+            parent.spanContext().traceId,
+            parent.spanContext().spanId,
+          ]);
+        } finally {
+          const patched = openInference as unknown as Record<string, (module: unknown) => void>;
+          patched._unpatchClientStdioModule?.(clientModules.clientStdioModule);
+          patched._unpatchClientStreamableHTTPModule?.(clientModules.clientStreamableHTTPModule);
+        }
+      },
+      TEST_MS,
+    );
+
+    it(
+      "this package's client, OpenInference's server: one trace, the tool's own span a child of the client span",
+      async () => {
+        server = await startServerProcess({
+          sdk,
+          transport,
+          otlpUrl: receiver.url,
+          instrumented: false,
+          openInference: true,
+          clientListener: telemetry.listener(),
+        });
+
+        const result = await server.client.callTool({ name: 'weather', arguments: { city: 'Oslo' } });
+
+        expect(result.content).toEqual([{ type: 'text', text: 'sunny in Oslo' }]);
+        const clientSpan = telemetry.span('tools/call weather');
+        const lookup = await serverSpan('forecast lookup');
+        expect([lookup.traceId, lookup.parentSpanId]).toEqual([
+          clientSpan.spanContext().traceId,
+          clientSpan.spanContext().spanId,
+        ]);
+      },
+      TEST_MS,
+    );
+  },
+);
