@@ -11,7 +11,8 @@ import { messageWithTraceContext } from './propagation.js';
  * by functions that hand the original the message with the active context injected into its
  * `params._meta` (a stand-in, the app's objects untouched).
  *
- * The request of a `tools/call` is also where the client learns its JSON-RPC id: the SDK takes it from
+ * A `tools/call` is injected by the observed `callTool` itself (its params, with its span's context),
+ * not here. Its request is where the client learns its JSON-RPC id: the SDK takes it from
  * its counter (`_requestMessageId`, both lines) synchronously inside `request()`, so the counter moving
  * by exactly one across the call says which id this request got; the id is set on the call's span.
  */
@@ -41,11 +42,16 @@ export function injectIntoMessages(client: object): void {
       writable: true,
       value: function requestWithContext(this: Counter, message: unknown, ...rest: unknown[]) {
         if (message === null || typeof message !== 'object') return send.call(this, message, ...rest);
-        const before = this._requestMessageId;
-        const sent = send.call(this, messageWithTraceContext(message), ...rest);
         const method = (message as { method?: unknown }).method;
-        if (method === MCP_METHOD_NAME_VALUE_TOOLS_CALL) recordRequestId(before, this._requestMessageId);
-        else if (method === 'initialize') keepVersionOf(this, sent);
+        // a tools/call's params already carry the context of its span (instrument-client.ts)
+        if (method !== MCP_METHOD_NAME_VALUE_TOOLS_CALL) {
+          const sent = send.call(this, messageWithTraceContext(message), ...rest);
+          if (method === 'initialize') keepVersionOf(this, sent);
+          return sent;
+        }
+        const before = this._requestMessageId;
+        const sent = send.call(this, message, ...rest);
+        recordRequestId(before, this._requestMessageId);
         return sent;
       },
     });

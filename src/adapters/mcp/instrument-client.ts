@@ -9,6 +9,7 @@ import { FRAMEWORK_MCP } from '../frameworks.js';
 import { mcpAttributes } from './attributes.js';
 import { awaitRequestId, injectIntoMessages } from './client-messages.js';
 import { seenVersion } from './negotiated-version.js';
+import { withTraceContext } from './propagation.js';
 import { clientCall } from './remote-call.js';
 import type { McpClientLike } from './sdk-types.js';
 import { mcpToolFailure, reportedResult } from './tool-error.js';
@@ -70,11 +71,13 @@ export function instrumentClient<McpClient extends McpClientLike, Context = unkn
           }),
           remote: clientCall(),
         },
-        // inside the call's span context (the listener's runInContext): what `request()` injects
+        // inside the call's span context (the listener's runInContext): that is what is injected, here
+        // rather than in `request()`, so that a stand-in client (zero-code) whose `callTool` runs on
+        // the original client still sends it
         run: () => {
           const span = trace.getActiveSpan();
           if (span !== callerSpan) awaitRequestId(span); // the listener's own span: its request id is known later
-          return callTool.apply(this, args);
+          return callTool.apply(this, [withTraceContext(params), ...args.slice(1)] as Parameters<CallTool>);
         },
         failureOf: (result) => mcpToolFailure(toolName, result),
         report: reportedResult,
