@@ -1,3 +1,4 @@
+import type { RemoteCallInfo } from '../remote-call.js';
 import type { ToolCallListener, ToolCallRejection } from '../tool-call-listener.js';
 import type { ToolMetadata } from '../tool-callback.js';
 import { observeCall } from './observe-call.js';
@@ -13,6 +14,10 @@ export interface RejectedCall {
   readonly error: unknown;
   readonly rejection: ToolCallRejection;
   readonly framework: string;
+  /** What else the framework knows of the call (MCP: the span attributes of the request). */
+  readonly attributes?: Readonly<Record<string, string | number | boolean>>;
+  /** A call a peer sent (MCP: the server's side of a `tools/call` McpServer refused). */
+  readonly remote?: RemoteCallInfo;
 }
 
 const NO_METADATA: ToolMetadata = Object.freeze({});
@@ -35,6 +40,8 @@ export function observeRejectedCall(listener: ToolCallListener<unknown>, rejecte
           toolCallId: rejected.toolCallId,
           framework: rejected.framework,
           rejection: rejected.rejection,
+          attributes: rejected.attributes,
+          remote: rejected.remote,
         },
         run: () => {
           throw error;

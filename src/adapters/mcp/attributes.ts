@@ -1,4 +1,8 @@
 import {
+  ATTR_CLIENT_ADDRESS,
+  ATTR_CLIENT_PORT,
+  ATTR_NETWORK_PROTOCOL_NAME,
+  ATTR_NETWORK_PROTOCOL_VERSION,
   ATTR_NETWORK_TRANSPORT,
   ATTR_SERVER_ADDRESS,
   ATTR_SERVER_PORT,
@@ -13,6 +17,7 @@ import {
   GEN_AI_TOOL_TYPE_VALUE_EXTENSION,
   MCP_METHOD_NAME_VALUE_TOOLS_CALL,
 } from '../../otel/semconv.js';
+import type { HttpPeer } from './http-peer.js';
 
 /** What one side knows of the session a call belongs to; every field optional. */
 export interface McpSessionFacts {
@@ -22,6 +27,8 @@ export interface McpSessionFacts {
   readonly transport?: unknown;
   /** Set when the request came over HTTP (the server sees its headers). */
   readonly overHttp?: boolean;
+  /** Server side: who sent the HTTP request, where the transport knows (http-peer.ts). */
+  readonly peer?: HttpPeer;
 }
 
 /** The span attributes MCP adds to every tool call (OpenTelemetry MCP semantic conventions). */
@@ -35,6 +42,16 @@ export function mcpAttributes(facts: McpSessionFacts = {}): Readonly<Record<stri
   if (isProtocolVersion(protocolVersion)) attributes[ATTR_MCP_PROTOCOL_VERSION] = protocolVersion;
   const network = networkOf(facts.transport, facts.overHttp === true);
   if (network.transport !== undefined) attributes[ATTR_NETWORK_TRANSPORT] = network.transport;
+  // Streamable HTTP is the one tcp transport: MCP over HTTP
+  if (network.transport === NETWORK_TRANSPORT_VALUE_TCP) attributes[ATTR_NETWORK_PROTOCOL_NAME] = 'http';
+  const { peer } = facts;
+  if (peer !== undefined) {
+    if (peer.protocolVersion !== undefined) attributes[ATTR_NETWORK_PROTOCOL_VERSION] = peer.protocolVersion;
+    if (peer.address !== undefined) {
+      attributes[ATTR_CLIENT_ADDRESS] = peer.address;
+      if (peer.port !== undefined) attributes[ATTR_CLIENT_PORT] = peer.port;
+    }
+  }
   if (network.address !== undefined) {
     attributes[ATTR_SERVER_ADDRESS] = network.address;
     if (network.port !== undefined) attributes[ATTR_SERVER_PORT] = network.port;

@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { trace } from '@opentelemetry/api';
 import { logger } from '../../internal/logger.js';
 import { observeCall } from '../../internal/observe-call.js';
 import { markObserved } from '../../internal/observed-marker.js';
@@ -6,6 +7,8 @@ import { assertListener, describe } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
 import { mcpAttributes } from './attributes.js';
+import { awaitRequestId, injectIntoMessages } from './client-messages.js';
+import { seenVersion } from './negotiated-version.js';
 import { withTraceContext } from './propagation.js';
 import { clientCall } from './remote-call.js';
 import type { McpClientLike } from './sdk-types.js';
@@ -18,13 +21,13 @@ type CallTool = Client['callTool'];
 /**
  * Observes every `callTool` of an MCP `Client` (`@modelcontextprotocol/sdk` 1.x or
  * `@modelcontextprotocol/client` 2.x), as a remote call (`ToolCallInfo.remote`, side `client`), and
- * sends the trace context of the call to the server in `params._meta` (`traceparent`, `tracestate`,
- * `baggage`, through the global propagator) of a stand-in for the app's params: the app's objects
- * are untouched and read through as they are. Returns the same client; instrumenting it again is a
- * no-op (combine listeners with `ToolCallListeners.composite` instead).
+ * sends the active trace context with every request and notification of the client, in
+ * `params._meta` (the fields the global propagator writes) of a stand-in for the app's params: the
+ * app's objects are untouched and read through as they are. Returns the same client; instrumenting it
+ * again is a no-op (combine listeners with `ToolCallListeners.composite` instead).
  *
  * The JSON-RPC request id is assigned inside the SDK when the request is sent, after the listener's
- * `beforeCall`, so client-side calls carry no `jsonrpc.request.id` (the server side has it).
+ * `beforeCall`: it is set on the call's span then (`jsonrpc.request.id`), not in `ToolCallInfo`.
  */
 export function instrumentClient<McpClient extends McpClientLike, Context = unknown>(
   client: McpClient,
@@ -43,6 +46,7 @@ export function instrumentClient<McpClient extends McpClientLike, Context = unkn
   }
   instrumentedClients.set(client, listener as ToolCallListener<unknown>);
   markObserved(client); // observed once: the zero-code instrumentation leaves it alone
+  injectIntoMessages(client);
 
   const callTool = client.callTool as unknown as CallTool;
   const observedCallTool = function observedCallTool(this: Client, ...args: Parameters<CallTool>) {
@@ -51,6 +55,7 @@ export function instrumentClient<McpClient extends McpClientLike, Context = unkn
     if (request === undefined) return callTool.apply(this, args); // the SDK reports its own usage errors
     const { toolName, input, signal } = request;
     const client = this as Client & { getNegotiatedProtocolVersion?: () => unknown };
+    const callerSpan = trace.getActiveSpan();
     return observeCall(
       {
         definition: { name: toolName },
@@ -66,8 +71,14 @@ export function instrumentClient<McpClient extends McpClientLike, Context = unkn
           }),
           remote: clientCall(),
         },
-        // inside the call's span context (the listener's runInContext): that is what is injected
-        run: () => callTool.apply(this, [withTraceContext(params), ...args.slice(1)] as Parameters<CallTool>),
+        // inside the call's span context (the listener's runInContext): that is what is injected, here
+        // rather than in `request()`, so that a stand-in client (zero-code) whose `callTool` runs on
+        // the original client still sends it
+        run: () => {
+          const span = trace.getActiveSpan();
+          if (span !== callerSpan) awaitRequestId(span); // the listener's own span: its request id is known later
+          return callTool.apply(this, [withTraceContext(params), ...args.slice(1)] as Parameters<CallTool>);
+        },
         failureOf: (result) => mcpToolFailure(toolName, result),
         report: reportedResult,
       },
@@ -113,12 +124,12 @@ function requestSignal(args: readonly unknown[]): AbortSignal | undefined {
   return undefined;
 }
 
-/** 2.x keeps the negotiated version on the client; 1.x only on its Streamable HTTP transport. */
+/** 2.x keeps the negotiated version on the client; 1.x only on its Streamable HTTP transport, else as seen. */
 function protocolVersionOf(client: Client & { getNegotiatedProtocolVersion?: () => unknown }): unknown {
   try {
     const negotiated = client.getNegotiatedProtocolVersion?.();
     if (typeof negotiated === 'string') return negotiated;
-    return (client.transport as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+    return (client.transport as { protocolVersion?: unknown } | undefined)?.protocolVersion ?? seenVersion(client);
   } catch {
     return undefined;
   }

@@ -7,7 +7,10 @@ import { assertListener, describe } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
 import { mcpAttributes } from './attributes.js';
+import { contextWithPeer, httpPeerOf, watchHttpPeers } from './http-peer.js';
+import { seenVersion, watchInitialize } from './negotiated-version.js';
 import { extractTraceContext } from './propagation.js';
+import { markToolRan, watchRejectedToolCalls } from './rejected-requests.js';
 import { serverCall } from './remote-call.js';
 import type { McpServerLike } from './sdk-types.js';
 import { type HandlerRequest, requestOfExecutor, requestOfHandler } from './server-request.js';
@@ -86,9 +89,19 @@ export function instrumentServer<Server extends McpServerLike, Context = unknown
   markObserved(server); // observed once: the zero-code instrumentation leaves it alone
 
   const lowLevel = internals.server;
+  watchInitialize(lowLevel);
   for (const [name, tool] of Object.entries(registry as Record<string, RegisteredTool>)) {
     instrumentTool(tool, name, observing, lowLevel);
   }
+  // the tools/call requests McpServer refuses before a tool runs (rejected-requests.ts)
+  const watch = {
+    lowLevel,
+    registry,
+    listener: observing,
+    facts: () => ({ transport: transportOf(lowLevel), protocolVersion: negotiatedVersion(lowLevel) }),
+  };
+  watchRejectedToolCalls(watch);
+  watchConnections(server);
   for (const method of ['tool', 'registerTool'] as const) {
     const register = (server as unknown as Record<string, unknown>)[method];
     if (typeof register !== 'function') continue; // 2.x has no tool()
@@ -98,11 +111,27 @@ export function instrumentServer<Server extends McpServerLike, Context = unknown
       value: function registerObserved(this: unknown, ...args: unknown[]): RegisteredTool {
         const registered = register.apply(this, args) as RegisteredTool;
         instrumentTool(registered, args[0] as string, observing, lowLevel);
+        watchRejectedToolCalls(watch);
+        watchConnections(server); // McpServer registers its tools/call handler with the first tool
         return registered;
       },
     });
   }
   return server;
+}
+
+/** The HTTP transports the server connects to are watched for their requests' peers (http-peer.ts). */
+function watchConnections(server: object): void {
+  const connect = (server as { connect?: unknown }).connect;
+  if (typeof connect !== 'function') return;
+  Object.defineProperty(server, 'connect', {
+    configurable: true,
+    writable: true,
+    value: function connectWatched(this: unknown, transport: unknown, ...rest: unknown[]) {
+      watchHttpPeers(transport, (peer, run) => context.with(contextWithPeer(context.active(), peer), run));
+      return connect.call(this, transport, ...rest);
+    },
+  });
 }
 
 function instrumentTool(
@@ -132,7 +161,9 @@ function instrumentTool(
     if (typeof fn !== 'function') return fn;
     const raw = fn as ToolHandler;
     return function observedHandler(this: unknown, ...params: unknown[]) {
+      markToolRan(params);
       const request: HandlerRequest = requestOf(params);
+      const peer = httpPeerOf(context.active());
       const { parent, links } = extractTraceContext(request.meta);
       const call = () =>
         observeCall(
@@ -149,6 +180,7 @@ function instrumentTool(
                 protocolVersion: request.protocolVersion ?? negotiatedVersion(lowLevel),
                 transport: transportOf(lowLevel),
                 overHttp: request.overHttp,
+                peer,
               }),
               remote: serverCall(request.requestId, links),
             },
@@ -183,11 +215,11 @@ function transportOf(lowLevel: unknown): unknown {
   }
 }
 
-/** 2.x keeps the negotiated protocol version on the low-level Server; 1.x does not. */
+/** 2.x keeps the negotiated protocol version on the low-level Server; 1.x does not: the one its initialize answered. */
 function negotiatedVersion(lowLevel: unknown): unknown {
   try {
     const get = (lowLevel as { getNegotiatedProtocolVersion?: unknown } | undefined)?.getNegotiatedProtocolVersion;
-    return typeof get === 'function' ? get.call(lowLevel) : undefined;
+    return (typeof get === 'function' ? get.call(lowLevel) : undefined) ?? seenVersion(lowLevel);
   } catch {
     return undefined;
   }

@@ -13,26 +13,41 @@ import { logger } from '../../internal/logger.js';
 
 /*
  * Trace context across the MCP boundary, as the MCP semantic conventions and SEP-414 ask: the
- * client injects the active context through the global propagator into `params._meta` of the
- * request (unprefixed keys: `traceparent`, `tracestate`, `baggage`), the server extracts it from the
- * `_meta` its handler receives and makes it the parent of its span.
+ * client injects the active context through the global propagator into `params._meta` of each
+ * request and notification (unprefixed keys, whichever the propagator writes: `traceparent`,
+ * `tracestate`, `baggage` for W3C; `x-b3-*` or `b3` for B3; `uber-trace-id` for Jaeger), the server
+ * extracts it with the same propagator from the `_meta` its handler receives and makes it the parent
+ * of its span.
  *
- * `_meta` comes from a peer: whatever it holds must not break the call. The getter hands the
- * propagator only strings within the W3C limits; anything else is as if absent.
+ * `_meta` comes from a peer: whatever it holds must not break the call nor cost more than a bound.
+ * The server reads it once into a carrier of string values: first every key the propagator's
+ * `fields()` names, then the other own keys (a propagator may read a family of keys, as Jaeger's
+ * `uberctx-*` baggage), at most `MAX_CARRIER_KEYS` keys and `MAX_CARRIER_CHARACTERS` characters in
+ * all; a value over its key's limit is as if absent.
  */
 
 /** Longest value read per key (W3C: traceparent is 55 characters today, tracestate 512, baggage 8192). */
 const MAX_LENGTH: Readonly<Record<string, number>> = { traceparent: 256, tracestate: 512, baggage: 8192 };
-const DEFAULT_MAX_LENGTH = 512;
+/** Longest value of any other key (a B3 single header is about 90 characters, Jaeger's 70). */
+const DEFAULT_MAX_LENGTH = 8192;
+/** At most this many keys of a `_meta` reach the propagator. */
+export const MAX_CARRIER_KEYS = 32;
+/** At most this many characters of `_meta` values reach the propagator, all keys together. */
+export const MAX_CARRIER_CHARACTERS = 16_384;
 
-const boundedGetter: TextMapGetter<Record<string, unknown>> = {
+const carrierGetter: TextMapGetter<Record<string, string>> = {
   keys: (carrier) => Object.keys(carrier),
-  get(carrier, key) {
-    const value = carrier[key];
-    if (typeof value !== 'string') return undefined;
-    return value.length <= (MAX_LENGTH[key] ?? DEFAULT_MAX_LENGTH) ? value : undefined;
-  },
+  get: (carrier, key) => carrier[key],
 };
+
+/** What `withTraceContext` adds: the fields the global propagator writes for the active context. */
+function injectedFields(): Map<string, string> | undefined {
+  const injected: Record<string, string> = {};
+  propagation.inject(context.active(), injected, defaultTextMapSetter);
+  const keys = Object.keys(injected);
+  if (keys.length === 0) return undefined;
+  return new Map(keys.map((key) => [key, injected[key] as string]));
+}
 
 /**
  * `params` with the active context injected into its `_meta` (other `_meta` keys kept); `params`
@@ -47,15 +62,35 @@ export function withTraceContext<Params extends object>(params: Params): Params 
     const meta = (params as { _meta?: unknown })._meta;
     // `Array.isArray` inside the try: it throws on a revoked Proxy
     if (meta !== undefined && (meta === null || typeof meta !== 'object' || Array.isArray(meta))) return params;
-    const injected: Record<string, string> = {};
-    propagation.inject(context.active(), injected, defaultTextMapSetter);
-    const entries = Object.entries(injected);
-    if (entries.length === 0) return params;
-    const withContext = meta === undefined ? injected : forwardingObject(meta as object, new Map(entries));
+    const fields = injectedFields();
+    if (fields === undefined) return params;
+    const withContext = meta === undefined ? Object.fromEntries(fields) : forwardingObject(meta as object, fields);
     return forwardingObject(params, new Map([['_meta', withContext]]));
   } catch (error) {
-    logger.error('could not inject the trace context into params._meta; the request is sent without it', error);
+    logger.error('could not inject the trace context into params._meta; the message is sent without it', error);
     return params;
+  }
+}
+
+/**
+ * A JSON-RPC request or notification (`{ method, params? }`) whose `params._meta` carries the active
+ * context: a stand-in for `message` with `params` replaced (a message without params gets
+ * `{ _meta }`), or `message` itself when there is nothing to inject. Never mutates.
+ */
+export function messageWithTraceContext<Message extends object>(message: Message): Message {
+  try {
+    const params = (message as { params?: unknown }).params;
+    if (params === undefined) {
+      const fields = injectedFields();
+      if (fields === undefined) return message;
+      return forwardingObject(message, new Map([['params', { _meta: Object.fromEntries(fields) }]]));
+    }
+    if (params === null || typeof params !== 'object') return message;
+    const withContext = withTraceContext(params);
+    return withContext === params ? message : forwardingObject(message, new Map([['params', withContext]]));
+  } catch (error) {
+    logger.error('could not inject the trace context into a message; it is sent without it', error);
+    return message;
   }
 }
 
@@ -77,7 +112,7 @@ export function extractTraceContext(meta: unknown): ExtractedContext {
     // inside the try: `Array.isArray` throws on a revoked Proxy
     if (Array.isArray(meta)) return { parent: ambient, links: [] };
     const carrier = copyCarrier(meta as Record<string, unknown>);
-    const extracted = propagation.extract(ambient, carrier, boundedGetter);
+    const extracted = propagation.extract(ambient, carrier, carrierGetter);
     const remote = trace.getSpanContext(extracted);
     const local = trace.getSpanContext(ambient);
     const replaced = remote !== undefined && remote !== local && isSpanContextValid(remote);
@@ -86,16 +121,38 @@ export function extractTraceContext(meta: unknown): ExtractedContext {
     const links = linked ? [local] : [];
     return { parent: extracted, links };
   } catch (error) {
-    logger.warn('ignored the trace context of a tools/call request: it could not be read', error);
+    logger.warn('ignored the trace context of a request: its _meta could not be read', error);
     return { parent: ambient, links: [] };
   }
 }
 
-/** Own string-valued keys only, read once: a Proxy or a throwing getter fails here, inside the try. */
-function copyCarrier(meta: Record<string, unknown>): Record<string, unknown> {
-  const carrier: Record<string, unknown> = {};
-  for (const key of ['traceparent', 'tracestate', 'baggage']) {
-    if (Object.hasOwn(meta, key)) carrier[key] = meta[key];
+/**
+ * The carrier the propagator reads: string values of `meta`'s own keys, the propagator's `fields()`
+ * first, within the key and character bounds. Read once: a Proxy or a throwing getter fails here,
+ * inside the caller's try.
+ */
+function copyCarrier(meta: Record<string, unknown>): Record<string, string> {
+  const carrier: Record<string, string> = {};
+  const budget = { keys: MAX_CARRIER_KEYS, characters: MAX_CARRIER_CHARACTERS };
+  for (const key of propagation.fields()) {
+    if (Object.hasOwn(meta, key)) take(carrier, key, meta[key], budget);
+  }
+  for (const key of Object.keys(meta)) {
+    if (budget.keys === 0) break;
+    if (!Object.hasOwn(carrier, key)) take(carrier, key, meta[key], budget);
   }
   return carrier;
+}
+
+function take(
+  carrier: Record<string, string>,
+  key: string,
+  value: unknown,
+  budget: { keys: number; characters: number },
+): void {
+  if (budget.keys === 0 || typeof value !== 'string') return;
+  if (value.length > (MAX_LENGTH[key] ?? DEFAULT_MAX_LENGTH) || value.length > budget.characters) return;
+  carrier[key] = value;
+  budget.keys -= 1;
+  budget.characters -= value.length;
 }

@@ -6,8 +6,15 @@ import { ToolResultError } from '../../tool-result-error.js';
 
 /** The JSON-RPC code McpServer passes on as an error answer when a tool throws it (both SDK lines). */
 const URL_ELICITATION_REQUIRED = -32042;
-/** Codes the 1.x SDK raises itself (the connection closed, the request timed out): not a peer's answer. */
-const LOCAL_CODES: ReadonlySet<number> = new Set([-32000, -32001]);
+/**
+ * Codes the 1.x SDK raises itself (the connection closed, the request timed out): not a peer's
+ * answer. Recorded under the name 2.x gives the same failure (`SdkErrorCode`), so that a dead peer is
+ * one `error.type` on both SDK lines.
+ */
+const LOCAL_CODES: ReadonlyMap<number, string> = new Map([
+  [-32000, 'CONNECTION_CLOSED'],
+  [-32001, 'REQUEST_TIMEOUT'],
+]);
 
 /** A `tools/call` sent by this process: a span of kind CLIENT, JSON-RPC errors by their code. */
 export function clientCall(): RemoteCallInfo {
@@ -31,8 +38,7 @@ export function serverCall(requestId: unknown, links: readonly SpanContext[]): R
     protocol: 'mcp',
     side: 'server',
     operation: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
-    // JSON-RPC ids are strings or numbers; a null id is not recorded (the conventions)
-    requestId: typeof requestId === 'string' || typeof requestId === 'number' ? String(requestId) : undefined,
+    requestId: requestIdOf(requestId),
     links: links.length > 0 ? links : undefined,
     describeError: (error: unknown) => {
       const protocolError = jsonRpcError(error);
@@ -42,6 +48,27 @@ export function serverCall(requestId: unknown, links: readonly SpanContext[]): R
       return error instanceof ToolResultError ? undefined : { type: ERROR_TYPE_VALUE_TOOL_ERROR };
     },
   };
+}
+
+/**
+ * A `tools/call` McpServer refused before any tool ran (unknown tool, invalid arguments): a SERVER
+ * span whose failure is what McpServer answered. A JSON-RPC error answer (2.x: an unknown tool,
+ * `-32602`) is its code; an `isError` answer is the `McpToolError` of it, `tool_error`.
+ */
+export function rejectedServerCall(requestId: unknown, links: readonly SpanContext[]): RemoteCallInfo {
+  return {
+    protocol: 'mcp',
+    side: 'server',
+    operation: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
+    requestId: requestIdOf(requestId),
+    links: links.length > 0 ? links : undefined,
+    describeError: (error: unknown) => jsonRpcError(error),
+  };
+}
+
+/** JSON-RPC ids are strings or numbers; a null id is not recorded (the conventions). */
+function requestIdOf(requestId: unknown): string | undefined {
+  return typeof requestId === 'string' || typeof requestId === 'number' ? String(requestId) : undefined;
 }
 
 /**
@@ -57,9 +84,10 @@ function jsonRpcError(error: unknown): RemoteCallError | undefined {
   if (typeof code !== 'number' || !Number.isInteger(code)) return undefined;
   const text = String(code);
   const prefix = `MCP error ${text}: `;
+  const local = LOCAL_CODES.get(code);
   return {
-    type: text,
-    statusCode: LOCAL_CODES.has(code) ? undefined : text,
+    type: local ?? text,
+    statusCode: local === undefined ? text : undefined,
     message:
       typeof message === 'string' && message.startsWith(prefix)
         ? errorMessageOf(message.slice(prefix.length))

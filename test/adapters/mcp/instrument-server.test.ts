@@ -46,7 +46,12 @@ describe('instrumentServer', () => {
     expect(before.call.remote).toMatchObject({ protocol: 'mcp', side: 'server', requestId: toolCallRequestIds[0] });
     expect(before.call.framework).toBe('mcp');
     expect(before.call.toolDefinition.description).toBe('Current weather of a city');
-    expect(before.call.attributes).toEqual({ 'gen_ai.tool.type': 'extension', 'mcp.method.name': 'tools/call' });
+    // the version the server's initialize answered (1.x keeps none itself)
+    expect(before.call.attributes).toEqual({
+      'gen_ai.tool.type': 'extension',
+      'mcp.method.name': 'tools/call',
+      'mcp.protocol.version': expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    });
     expect(listener.events[1]).toMatchObject({ kind: 'afterCall', result });
   });
 

@@ -12,6 +12,7 @@ import {
   ATTR_MCP_PROTOCOL_VERSION,
   ATTR_RPC_RESPONSE_STATUS_CODE,
   ATTR_TOOL_CALL_ERROR_OUTCOME,
+  ATTR_TOOL_CALL_ERROR_SOURCE,
   MCP_OPERATION_DURATION_BUCKETS,
   METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
   METRIC_MCP_CLIENT_OPERATION_DURATION,
@@ -21,7 +22,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { useTestTelemetry } from '../../helpers/otel-sdk.js';
-import { connectLine, SDK_LINES, type SdkLine } from './sdks.js';
+import { connectLine, SDK_LINES, type SdkLine, type TestClient } from './sdks.js';
 
 const telemetry = useTestTelemetry();
 
@@ -85,6 +86,30 @@ describe.each(SDK_LINES)('MCP with the OpenTelemetry listener, SDK $name', (sdk)
     const { traceId, spanId } = span.spanContext();
     expect(sent[0]?.meta).toEqual({ 'example.com/tenant': 'acme', traceparent: `00-${traceId}-${spanId}-01` });
     expect(params._meta).toEqual({ 'example.com/tenant': 'acme' }); // the caller's objects are untouched
+  });
+
+  it('an instrumented client sends the trace context with every request and notification, and records the JSON-RPC id of its tools/call', async () => {
+    const client = instrumentClient(sdk.newClient() as never, telemetry.listener()) as unknown as TestClient;
+    const { parent, result } = await telemetry.withParent(async () => {
+      const { messages, sent } = await connectLine(sdk, weatherServer(sdk), client);
+      const listing = client as unknown as { listTools(): Promise<unknown>; ping(): Promise<unknown> };
+      await listing.listTools();
+      await listing.ping();
+      await client.callTool({ name: 'weather', arguments: { city: 'Oslo' } });
+      return { messages, sent };
+    });
+
+    const span = telemetry.span('tools/call weather');
+    const traceparentOf = (spanId: string) => `00-${parent.spanContext().traceId}-${spanId}-01`;
+    const byMethod = Object.fromEntries(result.messages.map(({ method, meta }) => [method, meta?.traceparent]));
+    expect(byMethod).toEqual({
+      initialize: traceparentOf(parent.spanContext().spanId),
+      'notifications/initialized': traceparentOf(parent.spanContext().spanId),
+      'tools/list': traceparentOf(parent.spanContext().spanId),
+      ping: traceparentOf(parent.spanContext().spanId),
+      'tools/call': traceparentOf(span.spanContext().spanId),
+    });
+    expect(span.attributes[ATTR_JSONRPC_REQUEST_ID]).toBe(result.sent[0]?.id);
   });
 
   it('both sides instrumented: the server span is the child of the client span, one trace', async () => {
@@ -190,6 +215,64 @@ describe.each(SDK_LINES)('MCP with the OpenTelemetry listener, SDK $name', (sdk)
     expect(clientSpan?.status.message).not.toMatch(/^MCP error -32042: MCP error/);
     const [point] = await telemetry.histogramPoints(METRIC_MCP_CLIENT_OPERATION_DURATION);
     expect(point?.attributes).toMatchObject({ [ATTR_ERROR_TYPE]: '-32042', [ATTR_RPC_RESPONSE_STATUS_CODE]: '-32042' });
+  });
+
+  it.each([
+    ['an unknown tool', { name: 'nowhere', arguments: { city: 'Oslo' } }, 'unknown_tool'],
+    ['arguments that fail the input schema', { name: 'weather', arguments: { city: 42 } }, 'invalid_input'],
+  ])(
+    'a request McpServer refuses before the tool runs (%s) is a SERVER span with its error, in the client’s trace, and a mcp.server.operation.duration sample',
+    async (_case, params, rejection) => {
+      const plain = await connectLine(sdk, weatherServer(sdk));
+      const unobserved = await plain.client.callTool(params as never).then(
+        (result) => ({ result }),
+        (error: Error) => ({ error: error.message }),
+      );
+      const { client } = await connectLine(
+        sdk,
+        instrumentServer(weatherServer(sdk) as never, telemetry.listener()) as never,
+      );
+      instrumentClient(client as never, telemetry.listener());
+
+      const answer = await client.callTool(params as never).then(
+        (result) => ({ result }),
+        (error: Error) => ({ error: error.message }),
+      );
+
+      expect(answer).toEqual(unobserved); // what McpServer answers, unchanged
+      const server = telemetry.spans().find((span) => span.kind === SpanKind.SERVER);
+      const clientSpan = telemetry.spans().find((span) => span.kind === SpanKind.CLIENT);
+      expect(server?.name).toBe(`tools/call ${params.name}`);
+      expect(server?.parentSpanContext?.spanId).toBe(clientSpan?.spanContext().spanId);
+      expect(server?.status.code).toBe(SpanStatusCode.ERROR);
+      // 2.x answers an unknown tool with a JSON-RPC error (-32602), everything else is an isError answer
+      const errorAnswer = sdk.name === '2.x' && rejection === 'unknown_tool';
+      expect(server?.attributes).toMatchObject({
+        [ATTR_ERROR_TYPE]: errorAnswer ? '-32602' : 'tool_error',
+        [ATTR_MCP_METHOD_NAME]: 'tools/call',
+        [ATTR_TOOL_CALL_ERROR_SOURCE]: 'model',
+        [ATTR_JSONRPC_REQUEST_ID]: expect.any(String),
+      });
+      expect(server?.attributes[ATTR_RPC_RESPONSE_STATUS_CODE]).toBe(errorAnswer ? '-32602' : undefined);
+      const [point] = await telemetry.histogramPoints(METRIC_MCP_SERVER_OPERATION_DURATION);
+      expect(point?.value.count).toBe(1);
+      expect(point?.attributes).toMatchObject({
+        [ATTR_MCP_METHOD_NAME]: 'tools/call',
+        [ATTR_ERROR_TYPE]: errorAnswer ? '-32602' : 'tool_error',
+      });
+    },
+  );
+
+  it("reported: a request McpServer refuses gets the listener's text as an isError result", async () => {
+    const listener = telemetry.listener({ errorPolicy: 'report' });
+    const { client } = await connectLine(sdk, instrumentServer(weatherServer(sdk) as never, listener) as never);
+
+    const result = await client.callTool({ name: 'nowhere', arguments: {} });
+
+    expect(result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: expect.stringMatching(/^Tool 'nowhere' failed: /) }],
+    });
   });
 
   it('records mcp.client/server.operation.duration beside gen_ai.execute_tool.duration: one sample per call and side', async () => {

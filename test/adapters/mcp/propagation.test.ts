@@ -1,7 +1,14 @@
-import { context, trace } from '@opentelemetry/api';
-import { describe, expect, it } from 'vitest';
-import { extractTraceContext, withTraceContext } from '../../../src/adapters/mcp/propagation.js';
+import { context, propagation, trace } from '@opentelemetry/api';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  extractTraceContext,
+  MAX_CARRIER_CHARACTERS,
+  MAX_CARRIER_KEYS,
+  messageWithTraceContext,
+  withTraceContext,
+} from '../../../src/adapters/mcp/propagation.js';
 import { useTestTelemetry } from '../../helpers/otel-sdk.js';
+import { PROPAGATOR_KEYS, PROPAGATOR_NAMES, propagatorNamed } from './propagators.js';
 
 const telemetry = useTestTelemetry();
 
@@ -48,5 +55,81 @@ describe('MCP trace context propagation', () => {
     expect(trace.getActiveSpan()).toBeUndefined();
     const params = { name: 'weather' };
     expect(withTraceContext(params)).toBe(params);
+  });
+});
+
+describe('MCP trace context through the registered propagator', () => {
+  afterEach(() => {
+    propagation.disable();
+    propagation.setGlobalPropagator(propagatorNamed('w3c'));
+  });
+
+  const register = (name: (typeof PROPAGATOR_NAMES)[number]) => {
+    propagation.disable();
+    propagation.setGlobalPropagator(propagatorNamed(name));
+  };
+
+  it.each(PROPAGATOR_NAMES)(
+    'with the %s propagator registered, what the client injects the server extracts: the same trace and parent span',
+    async (name) => {
+      register(name);
+      const { parent, result } = await telemetry.withParent(() => {
+        const sent = messageWithTraceContext({ method: 'tools/call', params: { name: 'weather' } });
+        return (sent.params as { _meta?: Record<string, unknown> })._meta;
+      });
+      expect(Object.keys(result ?? {})).toEqual(expect.arrayContaining([...PROPAGATOR_KEYS[name]]));
+
+      const extracted = trace.getSpanContext(extractTraceContext(JSON.parse(JSON.stringify(result))).parent);
+      expect([extracted?.traceId, extracted?.spanId]).toEqual([
+        parent.spanContext().traceId,
+        parent.spanContext().spanId,
+      ]);
+    },
+  );
+
+  it('every request and notification gets the context, one without params too; with none active, the message is sent as it is', async () => {
+    const { parent, result } = await telemetry.withParent(() => [
+      messageWithTraceContext({ method: 'ping' }),
+      messageWithTraceContext({ method: 'notifications/initialized', params: {} }),
+    ]);
+    const traceparent = `00-${parent.spanContext().traceId}-${parent.spanContext().spanId}-01`;
+    for (const message of result) {
+      expect(JSON.parse(JSON.stringify(message)).params._meta.traceparent).toBe(traceparent);
+    }
+    const plain = { method: 'ping' };
+    expect(messageWithTraceContext(plain)).toBe(plain);
+  });
+
+  it(`the propagator's fields are read before other keys, and at most ${MAX_CARRIER_KEYS} keys and ${MAX_CARRIER_CHARACTERS} characters of _meta reach it`, async () => {
+    register('custom');
+    const { parent, result } = await telemetry.withParent(() => {
+      const sent = messageWithTraceContext({ method: 'tools/call', params: { name: 'weather' } });
+      return (sent.params as unknown as { _meta: Record<string, string> })._meta;
+    });
+    // the field last, after as many other keys as the bound allows and more
+    const crowded: Record<string, string> = {};
+    for (let index = 0; index < 1000; index++) crowded[`example.com/k${index}`] = 'x'.repeat(100);
+    Object.assign(crowded, result);
+    const read: string[] = [];
+    propagation.disable();
+    propagation.setGlobalPropagator({
+      inject: () => {},
+      fields: () => propagatorNamed('custom').fields(),
+      extract: (ctx, carrier, getter) => {
+        const keys = getter.keys(carrier);
+        read.push(...keys);
+        return propagatorNamed('custom').extract(ctx, carrier, getter);
+      },
+    });
+    const extracted = trace.getSpanContext(extractTraceContext(crowded).parent);
+    expect(extracted?.spanId).toBe(parent.spanContext().spanId);
+    expect(read).toHaveLength(MAX_CARRIER_KEYS);
+    expect(read[0]).toBe('example-trace');
+
+    read.length = 0;
+    const big: Record<string, string> = {};
+    for (let index = 0; index < 10; index++) big[`example.com/big${index}`] = 'x'.repeat(4000);
+    extractTraceContext(big);
+    expect(read.length).toBeLessThanOrEqual(MAX_CARRIER_CHARACTERS / 4000);
   });
 });

@@ -63,14 +63,21 @@ export async function connectLine(sdk: SdkLine, server: TestServer, client = sdk
   const [clientTransport, serverTransport] = sdk.linkedPair();
   // the JSON-RPC ids and _meta of the tools/call requests the client sends
   const sent: { id: string; meta: unknown }[] = [];
+  // every request and notification the client sends: its method and _meta as JSON (as on a wire)
+  const messages: { method: string; meta: Record<string, unknown> | undefined }[] = [];
   const transport = clientTransport as { send: (message: Record<string, unknown>, options?: unknown) => Promise<void> };
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {
-    if (message.method === 'tools/call' && 'id' in message) {
-      sent.push({ id: String(message.id), meta: (message.params as { _meta?: unknown } | undefined)?._meta });
+    const meta = (message.params as { _meta?: unknown } | undefined)?._meta;
+    if (message.method === 'tools/call' && 'id' in message) sent.push({ id: String(message.id), meta });
+    if (typeof message.method === 'string') {
+      messages.push({
+        method: message.method,
+        meta: meta === undefined ? undefined : JSON.parse(JSON.stringify(meta)),
+      });
     }
     return send(message, options);
   };
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
-  return { client, sent };
+  return { client, sent, messages };
 }

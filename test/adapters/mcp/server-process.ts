@@ -4,6 +4,9 @@ import { StdioClientTransport as Stdio2 } from '@modelcontextprotocol/client/std
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as Stdio1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as Http1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { ToolCallListener } from 'otel-tool-calls';
+import { instrumentClient } from 'otel-tool-calls/mcp';
+import type { PropagatorName } from './propagators.js';
 import type { TestClient } from './sdks.js';
 
 /*
@@ -34,6 +37,12 @@ export async function startServerProcess(options: {
   transport: TransportName;
   otlpUrl: string;
   instrumented: boolean;
+  /** The server's global propagator (W3C when absent). */
+  propagator?: PropagatorName;
+  /** OpenInference's MCP instrumentation on the server's transports (1.x). */
+  openInference?: boolean;
+  /** Instruments the client with it before it connects (it then sees the initialize exchange). */
+  clientListener?: ToolCallListener;
 }): Promise<ServerProcess> {
   const env = {
     ...(process.env as Record<string, string>),
@@ -41,10 +50,13 @@ export async function startServerProcess(options: {
     MCP_TRANSPORT: options.transport,
     OTLP_URL: options.otlpUrl,
     INSTRUMENT: options.instrumented ? '1' : '0',
+    PROPAGATOR: options.propagator ?? 'w3c',
+    OPENINFERENCE: options.openInference ? '1' : '0',
   };
   const client = (options.sdk === '2.x'
     ? new Client2({ name: 'agent', version: '1.0.0' })
     : new Client1({ name: 'agent', version: '1.0.0' })) as unknown as TestClient;
+  if (options.clientListener !== undefined) instrumentClient(client as never, options.clientListener);
   let stderr = '';
   const stderrWaiters: Array<() => void> = [];
   const onStderr = (chunk: Buffer) => {

@@ -1,10 +1,15 @@
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { propagation, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import {
+  ATTR_CLIENT_ADDRESS,
+  ATTR_CLIENT_PORT,
   ATTR_ERROR_TYPE,
+  ATTR_NETWORK_PROTOCOL_NAME,
+  ATTR_NETWORK_PROTOCOL_VERSION,
   ATTR_NETWORK_TRANSPORT,
   ATTR_SERVER_ADDRESS,
   ATTR_SERVER_PORT,
 } from '@opentelemetry/semantic-conventions';
+import type { ToolCallListener } from 'otel-tool-calls';
 import { instrumentClient } from 'otel-tool-calls/mcp';
 import {
   ATTR_JSONRPC_REQUEST_ID,
@@ -16,6 +21,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useTestTelemetry } from '../../helpers/otel-sdk.js';
 import { otlpAttributes, startOtlpReceiver } from '../../helpers/otlp-receiver.js';
+import { PROPAGATOR_KEYS, type PropagatorName, propagatorNamed } from './propagators.js';
 import {
   type SdkName,
   type ServerProcess,
@@ -66,6 +72,22 @@ function receivedSpans(): OtlpSpan[] {
     .flatMap((scope: { spans?: OtlpSpan[] }) => scope.spans ?? []);
 }
 
+/** The `_meta` of each `tools/call` the client's transport sends, as it goes on the wire. */
+function captureMeta(client: unknown): unknown[] {
+  const sent: unknown[] = [];
+  const transport = (
+    client as { transport: { send: (message: Record<string, unknown>, ...rest: unknown[]) => unknown } }
+  ).transport;
+  const send = transport.send.bind(transport);
+  transport.send = (message, ...rest) => {
+    if (message.method === 'tools/call') {
+      sent.push(JSON.parse(JSON.stringify((message.params as { _meta?: unknown } | undefined)?._meta ?? {})));
+    }
+    return send(message, ...rest);
+  };
+  return sent;
+}
+
 /** The server's first span named `name` (or with that span id), once the child has exported it (a bounded wait). */
 async function serverSpan(name: string, spanId?: string): Promise<OtlpSpan> {
   return withDeadline(
@@ -82,25 +104,58 @@ async function serverSpan(name: string, spanId?: string): Promise<OtlpSpan> {
   );
 }
 
-const lines: { sdk: SdkName; transport: TransportName }[] = [
-  { sdk: '1.x', transport: 'stdio' },
-  { sdk: '1.x', transport: 'http' },
-  { sdk: '2.x', transport: 'stdio' },
-  { sdk: '2.x', transport: 'http' },
+// each line also runs with one propagator other than W3C on both sides (propagators.ts): together, all
+const lines: { sdk: SdkName; transport: TransportName; propagator: PropagatorName }[] = [
+  { sdk: '1.x', transport: 'stdio', propagator: 'b3multi' },
+  { sdk: '1.x', transport: 'http', propagator: 'b3' },
+  { sdk: '2.x', transport: 'stdio', propagator: 'jaeger' },
+  { sdk: '2.x', transport: 'http', propagator: 'custom' },
 ];
 
-describe.each(lines)('MCP across two processes, SDK $sdk over $transport', ({ sdk, transport }) => {
-  const start = (instrumented = true) =>
-    startServerProcess({ sdk, transport, otlpUrl: receiver.url, instrumented }).then((started) => {
+describe.each(lines)('MCP across two processes, SDK $sdk over $transport', ({ sdk, transport, propagator }) => {
+  const start = (
+    instrumented = true,
+    options: { propagator?: PropagatorName; clientListener?: ToolCallListener } = {},
+  ) =>
+    startServerProcess({ sdk, transport, otlpUrl: receiver.url, instrumented, ...options }).then((started) => {
       server = started;
       return started;
     });
 
   it(
+    `one trace with the ${propagator} propagator registered on both sides (not W3C)`,
+    async () => {
+      propagation.disable();
+      propagation.setGlobalPropagator(propagatorNamed(propagator));
+      try {
+        const { client } = await start(true, { propagator });
+        instrumentClient(client as never, telemetry.listener());
+        const sent = captureMeta(client);
+
+        const result = await client.callTool({ name: 'weather', arguments: { city: 'Oslo' } });
+
+        expect(result.content).toEqual([{ type: 'text', text: 'sunny in Oslo' }]);
+        expect(Object.keys(sent.at(-1) ?? {})).toEqual(expect.arrayContaining([...PROPAGATOR_KEYS[propagator]]));
+        expect(sent.at(-1)).not.toHaveProperty('traceparent');
+        const clientSpan = telemetry.span('tools/call weather');
+        const remote = await serverSpan('tools/call weather');
+        expect([remote.traceId, remote.parentSpanId]).toEqual([
+          clientSpan.spanContext().traceId,
+          clientSpan.spanContext().spanId,
+        ]);
+      } finally {
+        propagation.disable();
+        propagation.setGlobalPropagator(propagatorNamed('w3c'));
+      }
+    },
+    TEST_MS,
+  );
+
+  it(
     'one trace: the server span is the child of the client span',
     async () => {
-      const { client, port } = await start();
-      instrumentClient(client as never, telemetry.listener());
+      // instrumented before it connects: it sees the initialize exchange (1.x over stdio keeps no version)
+      const { client, port } = await start(true, { clientListener: telemetry.listener() });
 
       const result = await client.callTool({ name: 'weather', arguments: { city: 'Oslo' } });
 
@@ -118,10 +173,19 @@ describe.each(lines)('MCP across two processes, SDK $sdk over $transport', ({ sd
       expect(serverAttributes[ATTR_NETWORK_TRANSPORT]).toBe(network);
       expect(serverAttributes[ATTR_MCP_METHOD_NAME]).toBe('tools/call');
       expect(serverAttributes[ATTR_JSONRPC_REQUEST_ID]).toMatch(/^\d+$/);
-      // the negotiated version where the SDK keeps it: 2.x always, 1.x over HTTP (its header)
-      if (sdk === '2.x' || transport === 'http') {
-        expect(clientSpan.attributes[ATTR_MCP_PROTOCOL_VERSION]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-        expect(serverAttributes[ATTR_MCP_PROTOCOL_VERSION]).toBe(clientSpan.attributes[ATTR_MCP_PROTOCOL_VERSION]);
+      // the client learns the id of its request as it sends it: the same on both sides
+      expect(clientSpan.attributes[ATTR_JSONRPC_REQUEST_ID]).toBe(serverAttributes[ATTR_JSONRPC_REQUEST_ID]);
+      // the negotiated version on every line, stdio 1.x too (seen in the initialize exchange)
+      expect(clientSpan.attributes[ATTR_MCP_PROTOCOL_VERSION]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(serverAttributes[ATTR_MCP_PROTOCOL_VERSION]).toBe(clientSpan.attributes[ATTR_MCP_PROTOCOL_VERSION]);
+      const protocolName = transport === 'http' ? 'http' : undefined;
+      expect(clientSpan.attributes[ATTR_NETWORK_PROTOCOL_NAME]).toBe(protocolName);
+      expect(serverAttributes[ATTR_NETWORK_PROTOCOL_NAME]).toBe(protocolName);
+      if (transport === 'http' && sdk === '1.x') {
+        // the Node.js request's socket, where the transport is handed one (1.x StreamableHTTPServerTransport)
+        expect(serverAttributes[ATTR_CLIENT_ADDRESS]).toBe('127.0.0.1');
+        expect(serverAttributes[ATTR_CLIENT_PORT]).toEqual(expect.any(Number));
+        expect(serverAttributes[ATTR_NETWORK_PROTOCOL_VERSION]).toBe('1.1');
       }
       if (transport === 'http') {
         expect(clientSpan.attributes[ATTR_SERVER_ADDRESS]).toBe('127.0.0.1');
@@ -138,6 +202,39 @@ describe.each(lines)('MCP across two processes, SDK $sdk over $transport', ({ sd
         expect([post.name, post.kind, post.traceId]).toEqual(['POST /mcp', OTLP_SERVER, link?.traceId]);
       } else {
         expect(remote.links ?? []).toEqual([]);
+      }
+    },
+    TEST_MS,
+  );
+
+  it(
+    'an unknown tool and invalid arguments: a SERVER span with the error, child of the client span, and the answer unchanged',
+    async () => {
+      const { client } = await start();
+      instrumentClient(client as never, telemetry.listener());
+
+      const unknown = await client.callTool({ name: 'nowhere', arguments: {} }).then(
+        (result) => result,
+        (error: Error) => error,
+      );
+      const invalid = await client.callTool({ name: 'weather', arguments: { city: 42 } });
+
+      // 2.x answers an unknown tool with a JSON-RPC error, 1.x with an isError result
+      if (sdk === '2.x') expect(unknown).toMatchObject({ code: -32602 });
+      else expect(unknown).toMatchObject({ isError: true });
+      expect(invalid).toMatchObject({ isError: true });
+      for (const [name, type, status] of [
+        ['tools/call nowhere', sdk === '2.x' ? '-32602' : 'tool_error', sdk === '2.x' ? '-32602' : undefined],
+        ['tools/call weather', 'tool_error', undefined],
+      ] as const) {
+        const remote = await serverSpan(name);
+        const clientSpan = telemetry.spans().find((span) => span.name === name);
+        expect(remote.parentSpanId).toBe(clientSpan?.spanContext().spanId);
+        const attributes = otlpAttributes(remote.attributes as never);
+        expect(attributes[ATTR_ERROR_TYPE]).toBe(type);
+        expect(attributes[ATTR_RPC_RESPONSE_STATUS_CODE]).toBe(status);
+        expect(attributes['tool_call.error.source']).toBe('model');
+        expect((remote as { status?: { code?: number } }).status?.code).toBe(2); // OTLP STATUS_CODE_ERROR
       }
     },
     TEST_MS,
@@ -201,10 +298,8 @@ describe.each(lines)('MCP across two processes, SDK $sdk over $transport', ({ sd
       expect(spans[0]?.status.code).toBe(SpanStatusCode.ERROR);
       // what each SDK raises when the peer is gone: the connection closing (stdio); over HTTP the fetch
       // failing, or, when the kill came before the response stream began, the request timing out
-      const expected =
-        transport === 'stdio'
-          ? [sdk === '1.x' ? '-32000' : 'CONNECTION_CLOSED']
-          : ['TypeError', sdk === '1.x' ? '-32001' : 'REQUEST_TIMEOUT'];
+      // one error.type on both SDK lines: 1.x's -32000 / -32001 are recorded by 2.x's names
+      const expected = transport === 'stdio' ? ['CONNECTION_CLOSED'] : ['TypeError', 'REQUEST_TIMEOUT'];
       expect(expected).toContain(spans[0]?.attributes[ATTR_ERROR_TYPE]);
       // a failure of this side, not an error answer of the peer
       expect(spans[0]?.attributes[ATTR_RPC_RESPONSE_STATUS_CODE]).toBeUndefined();
@@ -212,3 +307,70 @@ describe.each(lines)('MCP across two processes, SDK $sdk over $transport', ({ sd
     TEST_MS,
   );
 });
+
+/*
+ * OpenInference's MCP instrumentation (`@arizeai/openinference-instrumentation-mcp`, the real
+ * package) as the other side: it patches the 1.x SDK's transports to carry the active context in
+ * `params._meta` (its client injects, its server extracts) and makes no spans of its own. It knows
+ * the 1.x SDK only.
+ */
+describe.each(lines.filter((line) => line.sdk === '1.x'))(
+  'MCP with OpenInference on the other side, SDK $sdk over $transport',
+  ({ sdk, transport }) => {
+    it(
+      "OpenInference's client, this package's server: one trace, the server span a child of the agent's span",
+      async () => {
+        const { MCPInstrumentation } = await import('@arizeai/openinference-instrumentation-mcp');
+        const openInference = new MCPInstrumentation();
+        const clientModules = {
+          clientStdioModule: await import('@modelcontextprotocol/sdk/client/stdio.js'),
+          clientStreamableHTTPModule: await import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+        };
+        openInference.manuallyInstrument(clientModules as never);
+        try {
+          server = await startServerProcess({ sdk, transport, otlpUrl: receiver.url, instrumented: true });
+          const { parent, result } = await telemetry.withParent(() =>
+            server?.client.callTool({ name: 'weather', arguments: { city: 'Oslo' } }),
+          );
+
+          expect(result?.content).toEqual([{ type: 'text', text: 'sunny in Oslo' }]);
+          const remote = await serverSpan('tools/call weather');
+          expect([remote.traceId, remote.parentSpanId]).toEqual([
+            parent.spanContext().traceId,
+            parent.spanContext().spanId,
+          ]);
+        } finally {
+          const patched = openInference as unknown as Record<string, (module: unknown) => void>;
+          patched._unpatchClientStdioModule?.(clientModules.clientStdioModule);
+          patched._unpatchClientStreamableHTTPModule?.(clientModules.clientStreamableHTTPModule);
+        }
+      },
+      TEST_MS,
+    );
+
+    it(
+      "this package's client, OpenInference's server: one trace, the tool's own span a child of the client span",
+      async () => {
+        server = await startServerProcess({
+          sdk,
+          transport,
+          otlpUrl: receiver.url,
+          instrumented: false,
+          openInference: true,
+          clientListener: telemetry.listener(),
+        });
+
+        const result = await server.client.callTool({ name: 'weather', arguments: { city: 'Oslo' } });
+
+        expect(result.content).toEqual([{ type: 'text', text: 'sunny in Oslo' }]);
+        const clientSpan = telemetry.span('tools/call weather');
+        const lookup = await serverSpan('forecast lookup');
+        expect([lookup.traceId, lookup.parentSpanId]).toEqual([
+          clientSpan.spanContext().traceId,
+          clientSpan.spanContext().spanId,
+        ]);
+      },
+      TEST_MS,
+    );
+  },
+);

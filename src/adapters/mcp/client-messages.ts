@@ -1,0 +1,82 @@
+import { type Span, trace } from '@opentelemetry/api';
+import { logger } from '../../internal/logger.js';
+import { ATTR_JSONRPC_REQUEST_ID, MCP_METHOD_NAME_VALUE_TOOLS_CALL } from '../../otel/semconv.js';
+import { keepVersionOf } from './negotiated-version.js';
+import { messageWithTraceContext } from './propagation.js';
+
+/*
+ * Every message an instrumented client sends carries its trace context: the client's own
+ * `request()` and `notification()` (which `callTool`, `listTools`, `ping`, `connect`'s `initialize`
+ * and `notifications/initialized`, ... all go through, on both SDK lines) are replaced on the instance
+ * by functions that hand the original the message with the active context injected into its
+ * `params._meta` (a stand-in, the app's objects untouched).
+ *
+ * A `tools/call` is injected by the observed `callTool` itself (its params, with its span's context),
+ * not here. Its request is where the client learns its JSON-RPC id: the SDK takes it from
+ * its counter (`_requestMessageId`, both lines) synchronously inside `request()`, so the counter moving
+ * by exactly one across the call says which id this request got; the id is set on the call's span.
+ */
+
+/** The spans of `tools/call` calls this package's client wrapper started: the id goes on them only. */
+const toolsCallSpans = new WeakSet<Span>();
+
+/** Marks `span` (the active span inside an observed `callTool`) as the span its request id belongs to. */
+export function awaitRequestId(span: Span | undefined): void {
+  if (span !== undefined) toolsCallSpans.add(span);
+}
+
+type Send = (this: unknown, message: unknown, ...rest: unknown[]) => unknown;
+
+interface Counter {
+  _requestMessageId?: unknown;
+}
+
+/** Replaces `request` and `notification` of `client` (own properties) by context-injecting ones. */
+export function injectIntoMessages(client: object): void {
+  const target = client as Record<string, unknown>;
+  const request = target.request;
+  if (typeof request === 'function') {
+    const send = request as Send;
+    Object.defineProperty(client, 'request', {
+      configurable: true,
+      writable: true,
+      value: function requestWithContext(this: Counter, message: unknown, ...rest: unknown[]) {
+        if (message === null || typeof message !== 'object') return send.call(this, message, ...rest);
+        const method = (message as { method?: unknown }).method;
+        // a tools/call's params already carry the context of its span (instrument-client.ts)
+        if (method !== MCP_METHOD_NAME_VALUE_TOOLS_CALL) {
+          const sent = send.call(this, messageWithTraceContext(message), ...rest);
+          if (method === 'initialize') keepVersionOf(this, sent);
+          return sent;
+        }
+        const before = this._requestMessageId;
+        const sent = send.call(this, message, ...rest);
+        recordRequestId(before, this._requestMessageId);
+        return sent;
+      },
+    });
+  }
+  const notification = target.notification;
+  if (typeof notification === 'function') {
+    const send = notification as Send;
+    Object.defineProperty(client, 'notification', {
+      configurable: true,
+      writable: true,
+      value: function notificationWithContext(this: unknown, message: unknown, ...rest: unknown[]) {
+        if (message === null || typeof message !== 'object') return send.call(this, message, ...rest);
+        return send.call(this, messageWithTraceContext(message), ...rest);
+      },
+    });
+  }
+}
+
+function recordRequestId(before: unknown, after: unknown): void {
+  if (typeof before !== 'number' || after !== before + 1) return; // not sent, or not by this counter
+  const span = trace.getActiveSpan();
+  if (span === undefined || !toolsCallSpans.has(span)) return;
+  try {
+    span.setAttribute(ATTR_JSONRPC_REQUEST_ID, String(before));
+  } catch (error) {
+    logger.error('could not record jsonrpc.request.id', error);
+  }
+}

@@ -1,0 +1,47 @@
+/*
+ * The protocol version an `initialize` exchange settled on, for the side that does not keep it: a
+ * 1.x Client keeps it only on a Streamable HTTP transport, a 1.x Server not at all, so over stdio
+ * neither side would know its `mcp.protocol.version`. Seen where the exchange passes: the client's
+ * `initialize` request resolving (client-messages.ts), the server's `initialize` handler returning.
+ * Known only when the client or server was instrumented before it connected.
+ */
+
+const versions = new WeakMap<object, unknown>();
+
+/** The version `side` (a Client, or a low-level Server) negotiated, if it was seen. */
+export function seenVersion(side: unknown): unknown {
+  return side !== null && typeof side === 'object' ? versions.get(side) : undefined;
+}
+
+/** Keeps the `protocolVersion` of an `initialize` result for `side`; the result passes on untouched. */
+export function keepVersionOf(side: object, pending: unknown): void {
+  if (pending === null || typeof pending !== 'object' || typeof (pending as Promise<unknown>).then !== 'function') {
+    return;
+  }
+  (pending as Promise<unknown>).then(
+    (result) => {
+      const version = (result as { protocolVersion?: unknown } | null | undefined)?.protocolVersion;
+      if (typeof version === 'string') versions.set(side, version);
+    },
+    () => {}, // the caller handles its own rejection
+  );
+}
+
+type Handler = (this: unknown, ...args: unknown[]) => unknown;
+
+/** Wraps the low-level Server's `initialize` handler (`_requestHandlers`, both lines) to keep the version. */
+export function watchInitialize(lowLevel: unknown): void {
+  try {
+    const handlers = (lowLevel as { _requestHandlers?: unknown } | undefined)?._requestHandlers;
+    if (!(handlers instanceof Map) || lowLevel === null || typeof lowLevel !== 'object') return;
+    const handler = handlers.get('initialize') as Handler | undefined;
+    if (typeof handler !== 'function') return;
+    handlers.set('initialize', function initializeWatched(this: unknown, ...args: unknown[]) {
+      const answer = handler.apply(this, args);
+      keepVersionOf(lowLevel, answer);
+      return answer;
+    });
+  } catch {
+    // a Server of another shape: its version stays unknown, as before
+  }
+}

@@ -1,0 +1,143 @@
+import { context } from '@opentelemetry/api';
+import { logger } from '../../internal/logger.js';
+import { observeRejectedCall } from '../../internal/observe-rejected-call.js';
+import type { ToolCallListener, ToolCallRejection } from '../../tool-call-listener.js';
+import { FRAMEWORK_MCP } from '../frameworks.js';
+import type { McpSessionFacts } from './attributes.js';
+import { mcpAttributes } from './attributes.js';
+import { httpPeerOf } from './http-peer.js';
+import { extractTraceContext } from './propagation.js';
+import { rejectedServerCall } from './remote-call.js';
+import { requestOfExecutor, requestOfHandler } from './server-request.js';
+import { mcpToolFailure, reportedResult } from './tool-error.js';
+
+/*
+ * A `tools/call` McpServer answers without running a tool: an unknown (or disabled) tool, arguments
+ * that fail the input schema. The tool's own hook (instrument-server.ts) never runs for it, so the
+ * `tools/call` request handler McpServer registers on its low-level Server (`_requestHandlers`, a Map
+ * keyed by method on both SDK lines) is wrapped: when the request settles and no tool ran for it,
+ * what McpServer answered is observed as a rejected call (`ToolCallInfo.rejection`: the model called
+ * a tool wrong), a SERVER span `tools/call {tool}` in the client's trace with the failure recorded as
+ * the conventions ask (a JSON-RPC error answer: its code as `error.type` and `rpc.response.status_code`;
+ * an `isError` answer: `tool_error`), and its samples of `mcp.server.operation.duration` and
+ * `gen_ai.execute_tool.duration` (`tool_call.error.source` `model`).
+ *
+ * Which request a tool ran for is told by the object McpServer hands both the request handler and the
+ * tool (1.x `extra`, 2.x `ctx`): the tool's hook marks it, at the cost of one WeakSet entry per call.
+ */
+
+const ranFor = new WeakSet<object>();
+const wrappedHandlers = new WeakSet<object>();
+
+/** Called by the tool's hook with the tool's arguments: the request object is the last one. */
+export function markToolRan(params: readonly unknown[]): void {
+  const request = params[params.length - 1];
+  if (request !== null && typeof request === 'object') ranFor.add(request);
+}
+
+type RequestHandler = (this: unknown, request: unknown, extra: unknown) => unknown;
+
+export interface RejectionWatch {
+  readonly lowLevel: unknown;
+  readonly registry: object;
+  readonly listener: ToolCallListener<unknown>;
+  /** Session facts the request does not carry (transport, negotiated version). */
+  readonly facts: () => Pick<McpSessionFacts, 'transport' | 'protocolVersion'>;
+}
+
+/**
+ * Wraps the low-level Server's `tools/call` handler, once; a no-op until McpServer has registered it
+ * (it does so with the first tool), so it is called again after each registration.
+ */
+export function watchRejectedToolCalls(watch: RejectionWatch): void {
+  try {
+    const handlers = (watch.lowLevel as { _requestHandlers?: unknown } | undefined)?._requestHandlers;
+    if (!(handlers instanceof Map)) return;
+    const handler = handlers.get('tools/call') as RequestHandler | undefined;
+    if (typeof handler !== 'function' || wrappedHandlers.has(handler)) return;
+    const watched = function toolsCallWatched(this: unknown, request: unknown, extra: unknown): unknown {
+      const answer = handler.call(this, request, extra);
+      if (extra === null || typeof extra !== 'object' || !isThenable(answer)) return answer;
+      return answer.then(
+        (result) => (ranFor.has(extra) ? result : settleRejected(watch, request, extra, result, false)),
+        (error) => (ranFor.has(extra) ? Promise.reject(error) : settleRejected(watch, request, extra, error, true)),
+      );
+    };
+    wrappedHandlers.add(watched);
+    handlers.set('tools/call', watched);
+  } catch (error) {
+    logger.error('could not watch the tools/call requests McpServer refuses; they are not observed', error);
+  }
+}
+
+function isThenable(value: unknown): value is Promise<unknown> {
+  return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/**
+ * Observes what McpServer answered a request no tool ran for: a thrown error (an error answer) or an
+ * `isError` result; anything else (a result that is not an error) is passed on as it is. Returns
+ * the answer as McpServer made it, or the listener's report as an `isError` result.
+ */
+function settleRejected(
+  watch: RejectionWatch,
+  request: unknown,
+  extra: object,
+  answer: unknown,
+  thrown: boolean,
+): unknown {
+  const { toolName, input } = toolCallOf(request);
+  const failure = thrown ? answer : mcpToolFailure(toolName, answer);
+  if (failure === undefined) return answer;
+  // what the request says of itself, read as the tool's hook reads it: 2.x hands a `ctx` with `mcpReq`
+  const facts = 'mcpReq' in extra ? requestOfExecutor([input, extra]) : requestOfHandler([input, extra]);
+  const { parent, links } = extractTraceContext(facts.meta);
+  const session = watch.facts();
+  let reported: string | undefined;
+  try {
+    reported = context.with(parent, () =>
+      observeRejectedCall(watch.listener, {
+        toolName,
+        toolCallId: undefined,
+        input,
+        error: failure,
+        rejection: rejectionOf(watch.registry, toolName),
+        framework: FRAMEWORK_MCP,
+        attributes: mcpAttributes({
+          sessionId: facts.sessionId,
+          protocolVersion: facts.protocolVersion ?? session.protocolVersion,
+          transport: session.transport,
+          overHttp: facts.overHttp,
+          peer: httpPeerOf(context.active()),
+        }),
+        remote: rejectedServerCall(facts.requestId, links),
+      }),
+    );
+  } catch (listenerError) {
+    // a listener's own failure (the decorator does not guard listeners) replaces the answer, as for a tool
+    return Promise.reject(listenerError);
+  }
+  if (reported !== undefined) return reportedResult(reported);
+  return thrown ? Promise.reject(answer) : answer;
+}
+
+function toolCallOf(request: unknown): { toolName: string; input: unknown } {
+  try {
+    const params = (request as { params?: { name?: unknown; arguments?: unknown } }).params;
+    return { toolName: typeof params?.name === 'string' ? params.name : '', input: params?.arguments };
+  } catch {
+    return { toolName: '', input: undefined };
+  }
+}
+
+/** An unknown or disabled tool is one the model may not call; a tool it may call refused its arguments. */
+function rejectionOf(registry: object, toolName: string): ToolCallRejection {
+  try {
+    const tool = Object.hasOwn(registry, toolName)
+      ? (registry as Record<string, { enabled?: unknown }>)[toolName]
+      : undefined;
+    return tool !== undefined && tool.enabled !== false ? 'invalid_input' : 'unknown_tool';
+  } catch {
+    return 'unknown_tool';
+  }
+}
