@@ -7,6 +7,7 @@ import { assertListener, describe } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
 import { mcpAttributes } from './attributes.js';
+import { claudeToolUseId } from './claude-tool-use-id.js';
 import { extractTraceContext } from './propagation.js';
 import { serverCall } from './remote-call.js';
 import type { McpServerLike } from './sdk-types.js';
@@ -142,6 +143,7 @@ function instrumentTool(
             input: request.input,
             toolContext: {
               // the JSON-RPC id is the request's, not the model's tool call id: it is remote.requestId
+              toolCallId: claudeToolUseId(request.meta),
               signal: request.signal,
               framework: FRAMEWORK_MCP,
               attributes: mcpAttributes({

@@ -14,7 +14,7 @@ import {
 } from 'otel-tool-calls/semconv';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type Reply, startFakeMessagesApi } from '../../helpers/fake-messages-api.js';
+import { type Reply, startFakeMessagesApi } from '../../helpers/fake-messages-api.mjs';
 import { useTestTelemetry } from '../../helpers/otel-sdk.js';
 
 const telemetry = useTestTelemetry();

@@ -1,39 +1,22 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
-/** A content block of a reply: text, or a tool call. */
-export type ReplyBlock =
-  | { readonly type: 'text'; readonly text: string }
-  | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: unknown };
-
-/** What the fake API answers to one request: its content, and why it stopped. */
-export interface Reply {
-  readonly content: readonly ReplyBlock[];
-  readonly stop_reason?: 'end_turn' | 'tool_use';
-}
-
-/** A request the fake API got: its path and its JSON body. */
-export interface ReceivedRequest {
-  readonly path: string;
-  readonly body: Record<string, unknown> & { messages?: unknown[]; stream?: boolean };
-}
+// A fake Anthropic Messages API (plain JavaScript: fixture apps under test/register load it too); types in the .d.mts.
+import { createServer } from 'node:http';
 
 /**
  * A fake Anthropic Messages API on 127.0.0.1: `POST /v1/messages` answers with what `reply` makes of
  * the request, as JSON, or as the API's server-sent events when the request asks for `stream`.
  * Any other path gets an empty 200 (the Claude Code CLI asks a few of its own at start).
  */
-export async function startFakeMessagesApi(reply: (request: ReceivedRequest, index: number) => Reply) {
-  const requests: ReceivedRequest[] = [];
+export async function startFakeMessagesApi(reply) {
+  const requests = [];
   let messageCount = 0;
-  const server: Server = createServer(async (req, res) => {
+  const server = createServer(async (req, res) => {
     const text = await bodyOf(req);
     const path = (req.url ?? '').split('?')[0] ?? '';
     if (req.method !== 'POST' || !path.endsWith('/v1/messages')) {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       return;
     }
-    const body = (text === '' ? {} : JSON.parse(text)) as ReceivedRequest['body'];
+    const body = text === '' ? {} : JSON.parse(text);
     const request = { path, body };
     requests.push(request);
     const answer = reply(request, requests.length - 1);
@@ -47,23 +30,23 @@ export async function startFakeMessagesApi(reply: (request: ReceivedRequest, ind
       res.end(JSON.stringify(message));
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
   return {
     baseURL: `http://127.0.0.1:${port}`,
     requests,
     close: () =>
-      new Promise<void>((resolve) => {
+      new Promise((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
 }
 
-function bodyOf(req: IncomingMessage): Promise<string> {
+function bodyOf(req) {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
@@ -71,7 +54,7 @@ function bodyOf(req: IncomingMessage): Promise<string> {
 
 const USAGE = { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 
-function messageOf(reply: Reply, id: string, model: string) {
+function messageOf(reply, id, model) {
   const stop =
     reply.stop_reason ?? (reply.content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn');
   return {
@@ -87,8 +70,8 @@ function messageOf(reply: Reply, id: string, model: string) {
 }
 
 /** The events the API streams for `message`: one start, each block as start/delta/stop, then the end. */
-function eventsOf(message: ReturnType<typeof messageOf>): Array<{ type: string } & Record<string, unknown>> {
-  const events: Array<{ type: string } & Record<string, unknown>> = [
+function eventsOf(message) {
+  const events = [
     {
       type: 'message_start',
       message: { ...message, content: [], stop_reason: null, usage: { ...USAGE, output_tokens: 0 } },
