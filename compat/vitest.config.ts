@@ -5,9 +5,9 @@ import { defineConfig } from 'vitest/config';
 import { packageAliases } from '../vitest.aliases.js';
 
 /**
- * The compatibility run: the repo's own OpenTelemetry and AI SDK tests, unchanged, against the newer
- * majors installed in compat/node_modules (ai 7, OpenTelemetry JS SDK 3.x, @opentelemetry/api 1.10),
- * on Node 24. Started by scripts/compat.sh.
+ * The compatibility run: the repo's own OpenTelemetry, AI SDK and Anthropic SDKs tests, unchanged,
+ * against the newer majors installed in compat/node_modules (ai 7, OpenTelemetry JS SDK 3.x,
+ * @opentelemetry/api 1.10; the Anthropic SDKs at the versions the root tests), on Node 24. Started by scripts/compat.sh.
  */
 const repo = fileURLToPath(new URL('..', import.meta.url));
 /** Any file in compat/: bare imports resolved "from here" find compat/node_modules first. */
@@ -21,7 +21,7 @@ const compatModules = `${realpathSync(fileURLToPath(new URL('./node_modules', im
  * compat/node_modules instead, for every importer. `vitest` is here so that the tests talk to the
  * runner that runs them, not to the root's copy.
  */
-const REDIRECTED = /^(ai|zod|vitest|@ai-sdk\/[^/]+|@opentelemetry\/[^/]+|@vitest\/[^/]+)(\/.*)?$/;
+const REDIRECTED = /^(ai|zod|vitest|@ai-sdk\/[^/]+|@anthropic-ai\/[^/]+|@opentelemetry\/[^/]+|@vitest\/[^/]+)(\/.*)?$/;
 
 /**
  * Resolves every REDIRECTED bare import as if it were written in compat/, and fails when compat/ does
@@ -89,6 +89,8 @@ export default defineConfig({
       'test/otel/**/*.test.ts',
       'test/setup.test.ts',
       'test/adapters/ai-sdk/**/*.test.ts',
+      'test/adapters/anthropic/**/*.test.ts',
+      'test/adapters/claude-agent-sdk/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**'],
     // every test whose full name does not end with one of AI_6_ONLY_TESTS

@@ -7,4 +7,7 @@ export const ESM_HOOKED_FILES: RegExp[] = [
   /\/node_modules\/@modelcontextprotocol\/sdk\/dist\/esm\/(server\/mcp|client\/index)\.js$/,
   /\/node_modules\/@langchain\/core\/dist\/tools\/index\.js$/,
   /\/node_modules\/@openai\/agents(-core)?\/dist\/index\.m?js$/,
+  /\/node_modules\/@modelcontextprotocol\/(server|client)\/dist\/index\.mjs$/,
+  /\/node_modules\/@anthropic-ai\/sdk\/(lib\/tools\/ToolError|resources\/beta\/messages\/messages|index)\.mjs$/,
+  /\/node_modules\/@anthropic-ai\/claude-agent-sdk\/sdk\.mjs$/,
 ];

@@ -15,7 +15,12 @@ import { declaredRange, noticeUnsupported, type SupportedVersions } from './vers
 /** `@modelcontextprotocol/sdk` 1.x, from the version the MCP adapter supports. */
 export const MCP_SDK_VERSIONS: SupportedVersions = { from: '1.20.0', belowMajor: 2 };
 
+/** The 2.x split packages (`McpServer` in `@modelcontextprotocol/server`, `Client` in `-/client`), as the MCP adapter. */
+export const MCP_SPLIT_VERSIONS: SupportedVersions = { from: '2.4.0', belowMajor: 3 };
+
 const NAME = '@modelcontextprotocol/sdk';
+const SERVER_NAME = '@modelcontextprotocol/server';
+const CLIENT_NAME = '@modelcontextprotocol/client';
 type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
 type Prototype = Record<string, unknown>;
 
@@ -29,6 +34,10 @@ type Prototype = Record<string, unknown>;
  *   the client) instrumented with `instrumentClient`, whose `callTool` runs the original on the
  *   real client: the client itself is never changed, so `disable()` restores it exactly and an app
  *   can still call `instrumentClient` on it later (then it is observed by that one only).
+ * - 2.x: the same two hooks on the classes the split packages export from their main module
+ *   (`@modelcontextprotocol/server`'s `McpServer`, `@modelcontextprotocol/client`'s `Client`).
+ * - The copies other SDKs bundle (the Claude Agent SDK's `createSdkMcpServer().instance`) are no
+ *   module of their own: claude-agent-sdk.ts instruments those by shape, where they are handed over.
  */
 export function mcpModules(context: PatchContext): {
   readonly definitions: InstrumentationNodeModuleDefinition[];
@@ -106,6 +115,7 @@ export function mcpModules(context: PatchContext): {
   };
 
   const range = [declaredRange(MCP_SDK_VERSIONS)];
+  const splitRange = [declaredRange(MCP_SPLIT_VERSIONS)];
   const notice = noticeUnsupported(logger, NAME, MCP_SDK_VERSIONS);
   const files = (format: 'cjs' | 'esm') => [
     new InstrumentationNodeModuleFile(`${NAME}/dist/${format}/server/mcp.js`, range, patchServer, unpatchServer),
@@ -123,6 +133,19 @@ export function mcpModules(context: PatchContext): {
         ...noticeFiles('cjs'),
         ...noticeFiles('esm'),
       ]),
+      // 2.x: each class in its package's main module (ESM and CommonJS alike)
+      new InstrumentationNodeModuleDefinition(SERVER_NAME, splitRange, patchServer, unpatchServer),
+      new InstrumentationNodeModuleDefinition(
+        SERVER_NAME,
+        ['*'],
+        noticeUnsupported(logger, SERVER_NAME, MCP_SPLIT_VERSIONS),
+      ),
+      new InstrumentationNodeModuleDefinition(CLIENT_NAME, splitRange, patchClient, unpatchClient),
+      new InstrumentationNodeModuleDefinition(
+        CLIENT_NAME,
+        ['*'],
+        noticeUnsupported(logger, CLIENT_NAME, MCP_SPLIT_VERSIONS),
+      ),
     ],
     // CommonJS today: by the specifiers an app requires (see CommonJsSubpath)
     commonJsSubpaths: [

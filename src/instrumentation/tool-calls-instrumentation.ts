@@ -10,6 +10,8 @@ import { OpenTelemetryToolCallListener } from '../otel/opentelemetry-tool-call-l
 import type { ToolCallListener } from '../tool-call-listener.js';
 import { VERSION } from '../version.js';
 import { aiSdkModules } from './ai-sdk.js';
+import { anthropicModules } from './anthropic.js';
+import { claudeAgentSdkModules } from './claude-agent-sdk.js';
 import { CommonJsSubpathHooks } from './commonjs-subpaths.js';
 import { langchainModules } from './langchain.js';
 import { mcpModules } from './mcp.js';
@@ -55,6 +57,8 @@ export class ToolCallsInstrumentation extends InstrumentationBase<ToolCallsInstr
       ...mcp.definitions,
       ...langchainModules(context),
       ...openaiAgentsModules(context),
+      ...anthropicModules(context),
+      ...claudeAgentSdkModules(context),
     ];
   }
 

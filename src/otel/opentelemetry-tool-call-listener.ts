@@ -19,6 +19,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
+import { FRAMEWORK_CLAUDE_AGENT_SDK } from '../adapters/frameworks.js';
 import { failureOutcomeOf } from '../internal/call-outcome.js';
 import { IDLE_CALL, type IdleCall } from '../internal/idle-listener.js';
 import { logger } from '../internal/logger.js';
@@ -31,10 +32,12 @@ import { decideErrorPolicy } from './error-policy.js';
 import { isErrorLike } from './error-type.js';
 import { MetricAttributes } from './metric-attributes.js';
 import {
+  closeCallById,
   closeToolCall,
   contextWithToolCall,
   type OpenToolCall,
   type OuterToolCall,
+  openCallById,
   openToolCall,
   outerToolCall,
 } from './outer-tool-call.js';
@@ -227,6 +230,10 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       } else {
         state.runsIn = 'context';
       }
+      // a hooks call: its body runs elsewhere, and is found by its tool_use id (outer-tool-call.ts)
+      if (call.framework === FRAMEWORK_CLAUDE_AGENT_SDK && typeof state.toolCallId === 'string') {
+        openCallById(state.toolCallId, span, state);
+      }
       // the event object only for a hook that is set
       if (options.onSpanStart !== undefined) {
         this.runHook('onSpanStart', options.onSpanStart, span, { toolName: name, toolInput, call });
@@ -340,6 +347,8 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     if (outer.owner === 'other') openToolCall(span, state);
     state.span = span;
     state.joined = outer;
+    // found by id: the body runs in this call's own context, with the span it joined active
+    if (outer.owner === 'this-package' && outer.byId === true) state.runsIn = 'span';
     return state;
   }
 
@@ -430,6 +439,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
         });
       }
       closeToolCall(span, state);
+      if (typeof state.toolCallId === 'string') closeCallById(state.toolCallId, state);
       // each in its own guard: a span processor whose onEnd throws must not cost the metrics
       try {
         span.end(addMillis(state.spanStartTime, endTime - startTime));

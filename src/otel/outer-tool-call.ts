@@ -30,7 +30,13 @@ export interface CallIdentity {
 
 /** The `execute_tool` span a nested call joins instead of starting its own. */
 export type OuterToolCall =
-  | { readonly owner: 'this-package'; readonly span: Span; readonly call: OpenToolCall }
+  | {
+      readonly owner: 'this-package';
+      readonly span: Span;
+      readonly call: OpenToolCall;
+      /** Found by its call id, not in the context (openCallById): the body runs under its span. */
+      readonly byId?: true;
+    }
   | { readonly owner: 'other'; readonly span: Span };
 
 // The open call is kept on its span, under a registered symbol: the package loaded twice (its ESM
@@ -109,7 +115,7 @@ function openCallOf(span: Span): OpenToolCall | undefined {
  * parented by the client's context) and never joins; nor does a call join a remote call's span.
  */
 export function outerToolCall(parent: Context, call: CallIdentity): OuterToolCall | undefined {
-  if (call.side === 'server') return undefined;
+  if (call.side === 'server') return serverCallById(call);
   const span = trace.getSpan(parent);
   const own = span === undefined ? undefined : openCallOf(span);
   if (own !== undefined)
@@ -169,4 +175,35 @@ function sameCall(outer: OuterIdentity, call: CallIdentity): boolean {
     return false;
   }
   return outer.framework !== call.framework || Object.is(outer.toolInput, call.toolInput);
+}
+
+/*
+ * A call whose body runs outside the context it was opened in: the Claude Agent SDK's hooks see a
+ * tool call start and end, while its body runs in the CLI's process or, for a tool of an SDK MCP
+ * server, in this process as an MCP request the SDK's message loop hands to the server. That
+ * request carries the call's tool_use id (`_meta['claudecode/toolUseId']`, read by the MCP
+ * adapter as its call id): an MCP server call with the id of such an open call is the same call,
+ * and joins it (one span per call, the tool body under it). A registered map, for the package's
+ * ESM and CommonJS builds loaded together (see OPEN_CALL).
+ */
+const CALLS_BY_ID_KEY = Symbol.for('otel-tool-calls.open-calls-by-id');
+type CallById = { readonly span: Span; readonly call: OpenToolCall };
+const registry = globalThis as { [CALLS_BY_ID_KEY]?: Map<string, CallById> };
+registry[CALLS_BY_ID_KEY] ??= new Map();
+const callsById: Map<string, CallById> = registry[CALLS_BY_ID_KEY];
+
+/** Opens `call` under its call id, for the in-process server call of the same tool_use to join. */
+export function openCallById(id: string, span: Span, call: OpenToolCall): void {
+  callsById.set(id, { span, call });
+}
+
+export function closeCallById(id: string, call: OpenToolCall): void {
+  if (callsById.get(id)?.call === call) callsById.delete(id);
+}
+
+function serverCallById(call: CallIdentity): OuterToolCall | undefined {
+  if (call.toolCallId === undefined || callsById.size === 0) return undefined;
+  const open = callsById.get(call.toolCallId);
+  if (open === undefined || open.call.completed === true) return undefined;
+  return { owner: 'this-package', span: open.span, call: open.call, byId: true };
 }

@@ -34,9 +34,13 @@ describe('ToolCallsInstrumentation', () => {
     expect(declared).toEqual([
       ['ai', ['>=6.0.0 <8']],
       ['@modelcontextprotocol/sdk', ['>=1.20.0 <2']],
+      ['@modelcontextprotocol/server', ['>=2.4.0 <3']],
+      ['@modelcontextprotocol/client', ['>=2.4.0 <3']],
       ['@langchain/core', ['>=1.0.0 <2']],
       ['@openai/agents', ['>=0.20.0 <1']],
       ['@openai/agents-core', ['>=0.20.0 <1']],
+      ['@anthropic-ai/sdk', ['>=1.15.0 <2']],
+      ['@anthropic-ai/claude-agent-sdk', ['>=0.3.333 <1']],
     ]);
   });
 

@@ -4,7 +4,15 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const FRAMEWORKS = ['ai', '@modelcontextprotocol/sdk', '@langchain/core', '@openai/agents', 'zod'];
+const FRAMEWORKS = [
+  'ai',
+  '@modelcontextprotocol/sdk',
+  '@langchain/core',
+  '@openai/agents',
+  '@anthropic-ai/sdk',
+  '@anthropic-ai/claude-agent-sdk',
+  'zod',
+];
 
 /**
  * Imports a built entry point in a fresh Node process and returns every package its import graph
@@ -62,7 +70,15 @@ describe('the root entry point', () => {
 
   it('a framework subpath loads its framework (the hook sees real imports)', () => {
     expect(packagesLoadedBy('openai-agents', 'esm')).toContain('@openai/agents');
+    expect(packagesLoadedBy('anthropic', 'esm')).toContain('@anthropic-ai/sdk');
   });
+
+  it.each(['esm', 'cjs'] as const)(
+    'otel-tool-calls/claude-agent-sdk loads nothing of the SDK: types only (%s)',
+    (format) => {
+      expect(packagesLoadedBy('claude-agent-sdk', format)).not.toContain('@anthropic-ai/claude-agent-sdk');
+    },
+  );
 
   it('exports the public API by name, and nothing else', async () => {
     const api = await import('otel-tool-calls');

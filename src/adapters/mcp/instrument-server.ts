@@ -7,6 +7,7 @@ import { assertListener, describe } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
 import { mcpAttributes } from './attributes.js';
+import { claudeToolUseId } from './claude-tool-use-id.js';
 import { contextWithPeer, httpPeerOf, watchHttpPeers } from './http-peer.js';
 import { seenVersion, watchInitialize } from './negotiated-version.js';
 import { extractTraceContext } from './propagation.js';
@@ -173,6 +174,7 @@ function instrumentTool(
             input: request.input,
             toolContext: {
               // the JSON-RPC id is the request's, not the model's tool call id: it is remote.requestId
+              toolCallId: claudeToolUseId(request.meta),
               signal: request.signal,
               framework: FRAMEWORK_MCP,
               attributes: mcpAttributes({

@@ -1,0 +1,172 @@
+import type {
+  HookCallback,
+  HookCallbackMatcher,
+  HookInput,
+  HookJSONOutput,
+  PostToolUseFailureHookInput,
+  PostToolUseHookInput,
+  PreToolUseHookInput,
+} from '@anthropic-ai/claude-agent-sdk';
+import { observeCall } from '../../internal/observe-call.js';
+import { markObserved } from '../../internal/observed-marker.js';
+import { assertListener } from '../../internal/validate.js';
+import type { ToolCallListener } from '../../tool-call-listener.js';
+import { ToolResultError } from '../../tool-result-error.js';
+import { FRAMEWORK_CLAUDE_AGENT_SDK } from '../frameworks.js';
+import { ToolUseFailure } from './tool-use-failure.js';
+
+/** The hooks `toolCallHooks` returns: put them into `query({ options: { hooks } })`. */
+export interface ToolCallHooks {
+  readonly PreToolUse: HookCallbackMatcher[];
+  readonly PostToolUse: HookCallbackMatcher[];
+  readonly PostToolUseFailure: HookCallbackMatcher[];
+  readonly PermissionDenied: HookCallbackMatcher[];
+  readonly SessionEnd: HookCallbackMatcher[];
+}
+
+/** What the listener decided for a call that failed: its report, if it reported one. */
+interface Reported {
+  readonly reported: string;
+}
+
+/** A call the hooks saw start, until a Post hook settles it. */
+interface OpenCall {
+  readonly settle: (outcome: { readonly response: unknown } | { readonly failure: Error }) => void;
+  readonly observed: Promise<unknown>;
+}
+
+/*
+ * Where the hooks sit, and what they can see.
+ * - PreToolUse opens the call (the listener's beforeCall: an `execute_tool {tool}` span with the
+ *   tool_use id) and returns at once: the hook lets the tool run.
+ * - PostToolUse settles it with the tool's response: a success, or a failure when the response is
+ *   marked as an error (`isError` / `is_error`); PostToolUseFailure with the SDK's error text;
+ *   PermissionDenied as denied; SessionEnd ends the calls still open (so every span ends).
+ * - The body of a built-in tool (Bash, Read, Edit...) runs in the CLI's process: its span's
+ *   duration is the hooks' view (from PreToolUse to the Post hook), and no span the body makes is
+ *   under it. A tool of an SDK MCP server runs in this process: when that server is instrumented
+ *   (`instrumentServer`), its call carries the tool_use id and joins this one (one span per call,
+ *   the tool body's own spans under it; outer-tool-call.ts).
+ * - "report": the hooks cannot change that a call failed, nor what the model is told of it; the
+ *   listener's text goes to the model as the hook's `additionalContext`.
+ * Keyed by tool_use id: the hooks of one call come from the CLI in order, but calls interleave.
+ */
+export function toolCallHooks<Context = unknown>(listener: ToolCallListener<Context>): ToolCallHooks {
+  assertListener(listener, 'toolCallHooks');
+  const observing = listener as ToolCallListener<unknown>;
+  const open = new Map<string, OpenCall>();
+
+  const start = (input: PreToolUseHookInput, toolUseId: string) => {
+    if (open.has(toolUseId)) return;
+    let settle: OpenCall['settle'] = () => {};
+    const outcome = new Promise<{ readonly response: unknown } | { readonly failure: Error }>((resolve) => {
+      settle = resolve;
+    });
+    const toolName = String(input.tool_name);
+    const observed = Promise.resolve(
+      observeCall(
+        {
+          definition: { name: toolName },
+          metadata: {},
+          input: input.tool_input,
+          toolContext: { toolCallId: toolUseId, framework: FRAMEWORK_CLAUDE_AGENT_SDK },
+          run: async () => {
+            const settled = await outcome;
+            if ('failure' in settled) throw settled.failure;
+            return settled.response;
+          },
+          failureOf: (response) =>
+            isErrorResponse(response) ? new ToolResultError(toolName, response, errorText(response)) : undefined,
+          report: (text): Reported => ({ reported: text }),
+        },
+        observing,
+      ),
+    ).catch(() => undefined); // rethrown: the SDK has the failure already, the hooks return nothing
+    open.set(toolUseId, { settle, observed });
+  };
+
+  const finish = async (
+    toolUseId: string | undefined,
+    outcome: { readonly response: unknown } | { readonly failure: Error },
+    reportAs: 'PostToolUse' | 'PostToolUseFailure' | undefined,
+  ): Promise<HookJSONOutput> => {
+    const call = toolUseId === undefined ? undefined : open.get(toolUseId);
+    if (call === undefined || toolUseId === undefined) return {};
+    open.delete(toolUseId);
+    call.settle(outcome);
+    const result = await call.observed;
+    if (reportAs === undefined || !isReported(result)) return {};
+    return { hookSpecificOutput: { hookEventName: reportAs, additionalContext: result.reported } };
+  };
+
+  const preToolUse: HookCallback = async (input, toolUseId) => {
+    const id = idOf(input, toolUseId);
+    if (input.hook_event_name === 'PreToolUse' && id !== undefined) start(input, id);
+    return {};
+  };
+  const postToolUse: HookCallback = (input, toolUseId) =>
+    finish(idOf(input, toolUseId), { response: (input as PostToolUseHookInput).tool_response }, 'PostToolUse');
+  const postToolUseFailure: HookCallback = (input, toolUseId) => {
+    const { error, is_interrupt } = input as PostToolUseFailureHookInput;
+    const failure = new ToolUseFailure(String(error), is_interrupt === true ? 'interrupted' : 'tool_error');
+    return finish(idOf(input, toolUseId), { failure }, 'PostToolUseFailure');
+  };
+  const permissionDenied: HookCallback = (input, toolUseId) => {
+    const reason = (input as { reason?: unknown }).reason;
+    const failure = new ToolUseFailure(`Permission denied: ${String(reason)}`, 'permission_denied');
+    return finish(idOf(input, toolUseId), { failure }, undefined);
+  };
+  const sessionEnd: HookCallback = async () => {
+    const ids = [...open.keys()];
+    await Promise.all(
+      ids.map((id) => finish(id, { failure: new ToolUseFailure('The session ended', 'session_ended') }, undefined)),
+    );
+    return {};
+  };
+
+  return {
+    // marked: the zero-code instrumentation leaves a query that has these hooks alone
+    PreToolUse: [{ hooks: [markObserved(preToolUse)] }],
+    PostToolUse: [{ hooks: [postToolUse] }],
+    PostToolUseFailure: [{ hooks: [postToolUseFailure] }],
+    PermissionDenied: [{ hooks: [permissionDenied] }],
+    SessionEnd: [{ hooks: [sessionEnd] }],
+  };
+}
+
+/** The hook input's tool_use id, else the one the SDK passes the callback. */
+function idOf(input: HookInput, toolUseId: string | undefined): string | undefined {
+  const id = (input as { tool_use_id?: unknown }).tool_use_id;
+  if (typeof id === 'string' && id.length > 0) return id;
+  return typeof toolUseId === 'string' && toolUseId.length > 0 ? toolUseId : undefined;
+}
+
+function isReported(value: unknown): value is Reported {
+  return value !== null && typeof value === 'object' && typeof (value as Partial<Reported>).reported === 'string';
+}
+
+/** A tool response marked as an error: an MCP result's `isError`, a tool_result's `is_error`. */
+function isErrorResponse(response: unknown): boolean {
+  if (response === null || typeof response !== 'object') return false;
+  try {
+    const marked = response as { isError?: unknown; is_error?: unknown };
+    return marked.isError === true || marked.is_error === true;
+  } catch {
+    return false;
+  }
+}
+
+function errorText(response: unknown): string {
+  try {
+    const content = (response as { content?: unknown }).content;
+    if (Array.isArray(content)) {
+      const text = content.find((block) => typeof (block as { text?: unknown })?.text === 'string') as
+        | { text: string }
+        | undefined;
+      if (text !== undefined) return text.text;
+    }
+  } catch {
+    // a response whose content cannot be read: the fixed text
+  }
+  return 'The tool returned an error result';
+}

@@ -1,0 +1,128 @@
+import { InstrumentationNodeModuleDefinition, isWrapped } from '@opentelemetry/instrumentation';
+import { toolCallHooks } from '../adapters/claude-agent-sdk/tool-call-hooks.js';
+import { instrumentServer } from '../adapters/mcp/instrument-server.js';
+import { forwardingObject } from '../internal/forwarding-object.js';
+import { isObserved } from '../internal/observed-marker.js';
+import type { ToolCallListener } from '../tool-call-listener.js';
+import { guarded, type PatchContext } from './patch-context.js';
+import { patchableExports } from './patchable-exports.js';
+import { switchableListener } from './switchable-listener.js';
+import { declaredRange, noticeUnsupported, type SupportedVersions } from './version-range.js';
+
+/** `@anthropic-ai/claude-agent-sdk` from 0.3.333 (hooks with `tool_use_id`, the CLI's `claudecode/toolUseId`). */
+export const CLAUDE_AGENT_SDK_VERSIONS: SupportedVersions = { from: '0.3.333', belowMajor: 1 };
+
+const NAME = '@anthropic-ai/claude-agent-sdk';
+type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
+type Hooks = Record<string, unknown>;
+
+/*
+ * Where the hook sits: the `query` export. Its `options` get, in a stand-in (forwarding-object.ts:
+ * every other option is read on the app's object), `hooks` with this package's tool-call hooks
+ * after the app's own matchers of each event (a stand-in for the app's hooks record too, so its
+ * other events are its own). A query whose hooks already hold `toolCallHooks` (an app that
+ * observes explicitly) is left alone. Each SDK MCP server of `options.mcpServers` (an in-process
+ * `McpServer`, the SDK's bundled copy: recognised by shape) not yet instrumented is passed to
+ * `instrumentServer`: its calls carry the tool_use id and join the hooks' span (one span per call,
+ * the tool body under it), and a server the app instrumented itself is observed by that only.
+ * This file loads the adapters, which import only types of the SDK.
+ */
+export function claudeAgentSdkModules(context: PatchContext): InstrumentationNodeModuleDefinition[] {
+  const { wrap, unwrap, isEnabled, logger } = context;
+  // hooks and servers outlive a disable(): a listener that then does nothing, read at each call
+  const listener = switchableListener(isEnabled, context.listener);
+  let hooks: Record<string, unknown[]> | undefined;
+  const ourHooks = () => {
+    hooks ??= toolCallHooks(listener) as unknown as Record<string, unknown[]>;
+    return hooks;
+  };
+
+  const observedOptions = (options: unknown): unknown => {
+    if (options !== undefined && (options === null || typeof options !== 'object')) return options;
+    const given = (options ?? {}) as { hooks?: unknown; mcpServers?: unknown };
+    instrumentSdkServers(given.mcpServers, listener);
+    const appHooks = given.hooks;
+    if (appHooks !== undefined && (appHooks === null || typeof appHooks !== 'object')) return options;
+    if (observesToolCalls(appHooks as Hooks | undefined)) return options;
+    const added = new Map<string, unknown>();
+    for (const [event, matchers] of Object.entries(ourHooks())) {
+      const own = (appHooks as Hooks | undefined)?.[event];
+      added.set(event, Array.isArray(own) ? [...own, ...matchers] : matchers);
+    }
+    const merged = forwardingObject((appHooks ?? {}) as object, added);
+    return forwardingObject(given as object, new Map([['hooks', merged]]));
+  };
+
+  const observedParams = (params: unknown): unknown => {
+    if (!isEnabled() || params === null || typeof params !== 'object') return params;
+    return guarded(
+      logger,
+      'Claude Agent SDK query',
+      () => {
+        const { options } = params as { options?: unknown };
+        const observed = observedOptions(options);
+        return observed === options ? params : forwardingObject(params, new Map([['options', observed]]));
+      },
+      params,
+    );
+  };
+
+  const patch = (moduleExports: { query?: AnyFunction }) => {
+    const target = patchableExports(moduleExports, ['query']);
+    if (typeof target.query !== 'function') return moduleExports;
+    wrap(
+      target,
+      'query',
+      (original) =>
+        function query(this: unknown, ...args: unknown[]) {
+          return (original as AnyFunction).call(this, observedParams(args[0]), ...args.slice(1));
+        },
+    );
+    return target;
+  };
+  const unpatch = (moduleExports: { query?: AnyFunction }) => {
+    const target = patchableExports(moduleExports, ['query']);
+    if (isWrapped(target.query)) unwrap(target, 'query');
+  };
+
+  const range = [declaredRange(CLAUDE_AGENT_SDK_VERSIONS)];
+  return [
+    new InstrumentationNodeModuleDefinition(NAME, range, patch, unpatch),
+    new InstrumentationNodeModuleDefinition(NAME, ['*'], noticeUnsupported(logger, NAME, CLAUDE_AGENT_SDK_VERSIONS)),
+  ];
+}
+
+/** Whether the app's hooks already hold this package's tool-call hooks (their callbacks are marked). */
+function observesToolCalls(hooks: Hooks | undefined): boolean {
+  const matchers = hooks?.PreToolUse;
+  if (!Array.isArray(matchers)) return false;
+  return matchers.some((matcher) => {
+    const callbacks = (matcher as { hooks?: unknown } | null)?.hooks;
+    return Array.isArray(callbacks) && callbacks.some((callback) => isObserved(callback));
+  });
+}
+
+/**
+ * The in-process MCP servers of `mcpServers` (`createSdkMcpServer()`: `{ type: 'sdk', instance }`),
+ * instrumented unless already: the SDK bundles its own copy of `McpServer`, which no module hook
+ * sees, so it is recognised by shape (what `instrumentServer` itself requires).
+ */
+function instrumentSdkServers(servers: unknown, listener: ToolCallListener<unknown>): void {
+  if (servers === null || typeof servers !== 'object') return;
+  for (const config of Object.values(servers)) {
+    const { type, instance } = (config ?? {}) as { type?: unknown; instance?: unknown };
+    if (type !== 'sdk' || !isMcpServerShape(instance) || isObserved(instance)) continue;
+    instrumentServer(instance as never, listener);
+  }
+}
+
+function isMcpServerShape(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const server = value as { registerTool?: unknown; connect?: unknown; _registeredTools?: unknown };
+  return (
+    typeof server.registerTool === 'function' &&
+    typeof server.connect === 'function' &&
+    server._registeredTools !== null &&
+    typeof server._registeredTools === 'object'
+  );
+}

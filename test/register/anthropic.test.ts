@@ -1,0 +1,77 @@
+import { execFileSync } from 'node:child_process';
+import {
+  ATTR_GEN_AI_TOOL_CALL_ID,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_MCP_METHOD_NAME,
+  METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
+  METRIC_TOOL_CALL_ERRORS,
+} from 'otel-tool-calls/semconv';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { builtPackageExists, root, runUnderRegister, toolSpans } from './run-app.js';
+
+beforeAll(() => {
+  if (!builtPackageExists()) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
+}, 120_000);
+
+const total = (run: Awaited<ReturnType<typeof runUnderRegister>>, name: string) =>
+  run.metrics.find((metric) => metric.name === name)?.total;
+
+describe('zero-code: the Anthropic SDK tool runner with no telemetry code', () => {
+  it.each(['0', '1'])(
+    'STREAM=%s: one span per tool call (the SDK span joined), its sample and the error count',
+    async (stream) => {
+      const run = await runUnderRegister('anthropic.mjs', { env: { STREAM: stream } });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('toolu_1: rain in Oslo\ntoolu_2: Error: no weather for Atlantis (error)\ndone\n');
+      const spans = toolSpans(run);
+      expect(spans.map((span) => [span.name, span.attributes[ATTR_GEN_AI_TOOL_CALL_ID]]).sort()).toEqual([
+        ['anthropic.custom_tool_use get_weather', 'toolu_1'],
+        ['anthropic.custom_tool_use get_weather', 'toolu_2'],
+      ]);
+      expect(total(run, METRIC_GEN_AI_EXECUTE_TOOL_DURATION)).toBe(2);
+      expect(total(run, METRIC_TOOL_CALL_ERRORS)).toBe(1);
+    },
+  );
+});
+
+describe('zero-code: the Claude Agent SDK with no telemetry code', () => {
+  it.each([
+    ['0', "adds the tool-call hooks to query() next to the app's own, and instruments its SDK MCP server"],
+    ['1', 'leaves a query and a server the app observes itself to its own observation'],
+  ])(
+    'EXPLICIT=%s: %s: one span per call',
+    async (explicit) => {
+      const run = await runUnderRegister('claude-agent-sdk.mjs', { timeoutMs: 60_000, env: { EXPLICIT: explicit } });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('app hook saw: Read, mcp__calc__add\nown hooks kept in place: true\nresult: success\n');
+      const spans = toolSpans(run);
+      expect(spans.map((span) => [span.name, span.attributes[ATTR_GEN_AI_TOOL_CALL_ID]])).toEqual([
+        ['execute_tool Read', 'toolu_1'],
+        ['execute_tool mcp__calc__add', 'toolu_2'],
+      ]);
+      // the SDK MCP server's call joined the hooks' span
+      expect(spans[1]?.attributes[ATTR_MCP_METHOD_NAME]).toBe('tools/call');
+      expect(total(run, METRIC_GEN_AI_EXECUTE_TOOL_DURATION)).toBe(2);
+    },
+    70_000,
+  );
+});
+
+describe('zero-code: the MCP 2.x split packages with no telemetry code', () => {
+  it('observes @modelcontextprotocol/server and @modelcontextprotocol/client: one client and one server span per call', async () => {
+    const run = await runUnderRegister('mcp-v2.mjs');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('weather: ok sunny in Oslo\nforecast: error forecast service unavailable\n');
+    const spans = toolSpans(run);
+    expect(spans.map((span) => `${span.attributes[ATTR_GEN_AI_TOOL_NAME]} ${span.kind}`).sort()).toEqual([
+      'forecast 2',
+      'forecast 3',
+      'weather 2',
+      'weather 3',
+    ]);
+    expect(total(run, METRIC_GEN_AI_EXECUTE_TOOL_DURATION)).toBe(4);
+  });
+});
