@@ -328,7 +328,11 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     }
     if (span.isRecording()) {
       try {
-        if (extra !== undefined) span.setAttributes(extra);
+        // a span known by its name only (ADK's, Mastra's bridge's) gets the call's GenAI attributes:
+        // its instrumentation sets its own when the tool returns, and none when it fails
+        if (outer.owner === 'other' && !outer.attributed) {
+          span.setAttributes(this.spanAttributes(name, call, toolType, extra));
+        } else if (extra !== undefined) span.setAttributes(extra);
         if (shapeAttributes !== undefined) span.setAttributes(shapeAttributes);
       } catch (error) {
         logger.error(`could not add the attributes of '${name}' to the span it joined`, error);
