@@ -12,6 +12,8 @@ export const ENTRY_POINTS = {
   './mcp': 'src/adapters/mcp/index.ts',
   './langchain': 'src/adapters/langchain/index.ts',
   './openai-agents': 'src/adapters/openai-agents/index.ts',
+  './mastra': 'src/adapters/mastra/index.ts',
+  './google-adk': 'src/adapters/google-adk/index.ts',
   './instrumentation': 'src/instrumentation/index.ts',
   './register': 'src/register.ts',
 } as const;

@@ -29,6 +29,7 @@ import { boundedAttribute, boundedAttributes, boundedValue, MAX_DESCRIPTION_LENG
 import { captureContent } from './content-capture.js';
 import { decideErrorPolicy } from './error-policy.js';
 import { isErrorLike } from './error-type.js';
+import { keepFailure } from './kept-failure.js';
 import { MetricAttributes } from './metric-attributes.js';
 import {
   closeToolCall,
@@ -519,6 +520,8 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       span.setAttribute(ATTR_TOOL_CALL_ERROR_OUTCOME, outcome);
       if (state.rejected) span.setAttribute(ATTR_TOOL_CALL_ERROR_SOURCE, TOOL_CALL_ERROR_SOURCE_VALUE_MODEL);
       if (this.options.recordException && isErrorLike(error)) span.recordException(error);
+      // another instrumentation's span must not lose it when that instrumentation ends it
+      if (state.joined?.owner === 'other') keepFailure(span);
     } catch (recordError) {
       logger.error(`could not record the error of '${toolName}'`, recordError);
     }
