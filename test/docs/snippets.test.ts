@@ -75,6 +75,8 @@ describe('the snippets of the README and docs/', () => {
       'docs/frameworks/mcp.md',
       'docs/frameworks/langchain.md',
       'docs/frameworks/openai-agents.md',
+      'docs/frameworks/mastra.md',
+      'docs/frameworks/google-adk.md',
     ]) {
       expect(origins).toContain(page);
     }
