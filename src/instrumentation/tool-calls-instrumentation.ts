@@ -11,6 +11,7 @@ import type { ToolCallListener } from '../tool-call-listener.js';
 import { VERSION } from '../version.js';
 import { aiSdkModules } from './ai-sdk.js';
 import { CommonJsSubpathHooks } from './commonjs-subpaths.js';
+import { googleAdkModules } from './google-adk.js';
 import { langchainModules } from './langchain.js';
 import { mcpModules } from './mcp.js';
 import { openaiAgentsModules } from './openai-agents.js';
@@ -55,6 +56,7 @@ export class ToolCallsInstrumentation extends InstrumentationBase<ToolCallsInstr
       ...mcp.definitions,
       ...langchainModules(context),
       ...openaiAgentsModules(context),
+      ...googleAdkModules(context),
     ];
   }
 

@@ -37,6 +37,7 @@ describe('ToolCallsInstrumentation', () => {
       ['@langchain/core', ['>=1.0.0 <2']],
       ['@openai/agents', ['>=0.20.0 <1']],
       ['@openai/agents-core', ['>=0.20.0 <1']],
+      ['@google/adk', ['>=2.0.0 <3']],
     ]);
   });
 
