@@ -14,6 +14,8 @@ export const ENTRY_POINTS = {
   './openai-agents': 'src/adapters/openai-agents/index.ts',
   './anthropic': 'src/adapters/anthropic/index.ts',
   './claude-agent-sdk': 'src/adapters/claude-agent-sdk/index.ts',
+  './mastra': 'src/adapters/mastra/index.ts',
+  './google-adk': 'src/adapters/google-adk/index.ts',
   './instrumentation': 'src/instrumentation/index.ts',
   './register': 'src/register.ts',
 } as const;

@@ -5,3 +5,5 @@ export const FRAMEWORK_LANGCHAIN = 'langchain' as const;
 export const FRAMEWORK_OPENAI_AGENTS = 'openai-agents' as const;
 export const FRAMEWORK_ANTHROPIC = 'anthropic' as const;
 export const FRAMEWORK_CLAUDE_AGENT_SDK = 'claude-agent-sdk' as const;
+export const FRAMEWORK_MASTRA = 'mastra' as const;
+export const FRAMEWORK_GOOGLE_ADK = 'google-adk' as const;

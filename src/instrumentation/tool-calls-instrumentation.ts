@@ -13,6 +13,7 @@ import { aiSdkModules } from './ai-sdk.js';
 import { anthropicModules } from './anthropic.js';
 import { claudeAgentSdkModules } from './claude-agent-sdk.js';
 import { CommonJsSubpathHooks } from './commonjs-subpaths.js';
+import { googleAdkModules } from './google-adk.js';
 import { langchainModules } from './langchain.js';
 import { mcpModules } from './mcp.js';
 import { openaiAgentsModules } from './openai-agents.js';
@@ -59,6 +60,7 @@ export class ToolCallsInstrumentation extends InstrumentationBase<ToolCallsInstr
       ...openaiAgentsModules(context),
       ...anthropicModules(context),
       ...claudeAgentSdkModules(context),
+      ...googleAdkModules(context),
     ];
   }
 

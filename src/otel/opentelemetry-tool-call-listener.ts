@@ -30,6 +30,7 @@ import { boundedAttribute, boundedAttributes, boundedValue, MAX_DESCRIPTION_LENG
 import { captureContent } from './content-capture.js';
 import { decideErrorPolicy } from './error-policy.js';
 import { isErrorLike } from './error-type.js';
+import { keepFailure } from './kept-failure.js';
 import { MetricAttributes } from './metric-attributes.js';
 import {
   closeCallById,
@@ -335,7 +336,11 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     }
     if (span.isRecording()) {
       try {
-        if (extra !== undefined) span.setAttributes(extra);
+        // a span known by its name only (ADK's, Mastra's bridge's) gets the call's GenAI attributes:
+        // its instrumentation sets its own when the tool returns, and none when it fails
+        if (outer.owner === 'other' && !outer.attributed) {
+          span.setAttributes(this.spanAttributes(name, call, toolType, extra));
+        } else if (extra !== undefined) span.setAttributes(extra);
         if (shapeAttributes !== undefined) span.setAttributes(shapeAttributes);
       } catch (error) {
         logger.error(`could not add the attributes of '${name}' to the span it joined`, error);
@@ -525,6 +530,8 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       span.setAttribute(ATTR_TOOL_CALL_ERROR_OUTCOME, outcome);
       if (state.rejected) span.setAttribute(ATTR_TOOL_CALL_ERROR_SOURCE, TOOL_CALL_ERROR_SOURCE_VALUE_MODEL);
       if (this.options.recordException && isErrorLike(error)) span.recordException(error);
+      // another instrumentation's span must not lose it when that instrumentation ends it
+      if (state.joined?.owner === 'other') keepFailure(span);
     } catch (recordError) {
       logger.error(`could not record the error of '${toolName}'`, recordError);
     }

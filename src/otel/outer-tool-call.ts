@@ -1,4 +1,5 @@
 import { type Context, createContextKey, type Span, trace } from '@opentelemetry/api';
+import { namedForTool } from './named-tool-span.js';
 import {
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_TOOL_CALL_ID,
@@ -37,7 +38,12 @@ export type OuterToolCall =
       /** Found by its call id, not in the context (openCallById): the body runs under its span. */
       readonly byId?: true;
     }
-  | { readonly owner: 'other'; readonly span: Span };
+  | {
+      readonly owner: 'other';
+      readonly span: Span;
+      /** False for a span known by its name only (named-tool-span.ts): it has no GenAI attributes yet. */
+      readonly attributed: boolean;
+    };
 
 // The open call is kept on its span, under a registered symbol: the package loaded twice (its ESM
 // and its CommonJS build, or two versions) still sees its own spans as its own, and counts a call
@@ -103,8 +109,11 @@ function openCallOf(span: Span): OpenToolCall | undefined {
  * The evidence, all of it required:
  * - the active span is a call this package has open (any listener, any adapter), or a recording
  *   span whose own attributes (readable on the SDK's spans) say `gen_ai.operation.name` =
- *   `execute_tool`; a span whose attributes cannot be read is no evidence;
- * - its `gen_ai.tool.name` is this call's tool name;
+ *   `execute_tool`, or a recording span that has no `gen_ai.operation.name` yet and is named as a
+ *   tool span for this very tool (named-tool-span.ts: `execute_tool {tool}`, or a framework's known
+ *   name, as Google ADK's and Mastra's OTel bridge's, which attribute their spans only when the tool
+ *   returns); a span whose attributes or name cannot be read is no evidence;
+ * - its `gen_ai.tool.name` (when it has one) is this call's tool name;
  * - their `gen_ai.tool.call.id`s are not different (equal, or one has none: an MCP client call has
  *   none), and the two are different layers (frameworks: an MCP client call in an AI SDK tool;
  *   another instrumentation's span counts as another layer) or were handed the same input (a tool
@@ -127,27 +136,34 @@ export function outerToolCall(parent: Context, call: CallIdentity): OuterToolCal
       : undefined;
   }
   if (span === undefined) return undefined;
-  return foreignToolSpan(span, call) ? { owner: 'other', span } : undefined;
+  const foreign = foreignToolSpan(span, call);
+  return foreign === undefined ? undefined : { owner: 'other', span, attributed: foreign === 'attributed' };
 }
 
-function foreignToolSpan(span: Span, call: CallIdentity): boolean {
+/** Whether `span` is another instrumentation's span of this call: by its attributes, or by its name alone. */
+function foreignToolSpan(span: Span, call: CallIdentity): 'attributed' | 'named' | undefined {
   try {
     // an ended span (or one sampled out) cannot be written to: no use joining it
-    if (!span.isRecording()) return false;
+    if (!span.isRecording()) return undefined;
     const { attributes } = span as Partial<{ attributes: Record<string, unknown> }>;
-    if (attributes === null || typeof attributes !== 'object') return false;
-    if (attributes[ATTR_GEN_AI_OPERATION_NAME] !== GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL) return false;
+    if (attributes === null || typeof attributes !== 'object') return undefined;
+    const operation = attributes[ATTR_GEN_AI_OPERATION_NAME];
+    let shape: 'attributed' | 'named';
+    if (operation === GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL) shape = 'attributed';
+    else if (operation === undefined && namedForTool(span, call.toolName)) shape = 'named';
+    else return undefined;
     const id = attributes[ATTR_GEN_AI_TOOL_CALL_ID];
+    const named = attributes[ATTR_GEN_AI_TOOL_NAME];
     const outer = {
-      toolName: attributes[ATTR_GEN_AI_TOOL_NAME],
+      toolName: shape === 'named' && named === undefined ? call.toolName : named,
       toolCallId: typeof id === 'string' ? id : undefined,
       framework: FOREIGN_LAYER,
       toolInput: FOREIGN_LAYER,
       side: undefined,
     };
-    return sameCall(outer, call);
+    return sameCall(outer, call) ? shape : undefined;
   } catch {
-    return false; // a span whose attributes cannot be read says nothing
+    return undefined; // a span whose attributes cannot be read says nothing
   }
 }
 

@@ -77,6 +77,8 @@ describe('the snippets of the README and docs/', () => {
       'docs/frameworks/openai-agents.md',
       'docs/frameworks/anthropic.md',
       'docs/frameworks/claude-agent-sdk.md',
+      'docs/frameworks/mastra.md',
+      'docs/frameworks/google-adk.md',
     ]) {
       expect(origins).toContain(page);
     }

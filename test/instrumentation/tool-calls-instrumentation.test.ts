@@ -41,6 +41,7 @@ describe('ToolCallsInstrumentation', () => {
       ['@openai/agents-core', ['>=0.20.0 <1']],
       ['@anthropic-ai/sdk', ['>=1.15.0 <2']],
       ['@anthropic-ai/claude-agent-sdk', ['>=0.3.333 <1']],
+      ['@google/adk', ['>=2.0.0 <3']],
     ]);
   });
 

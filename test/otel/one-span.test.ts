@@ -159,15 +159,65 @@ describe('one span and one sample per tool call, whoever else traces it', () => 
       attributes: { [ATTR_GEN_AI_OPERATION_NAME]: 'execute_tool', [ATTR_GEN_AI_TOOL_NAME]: 'weather' },
     });
     ended.end();
-    const unrelated = telemetry.tracer.startSpan('execute_tool weather');
+    const unrelated = [
+      telemetry.tracer.startSpan('GET /weather'),
+      // named for another tool, or attributed as another operation: not this call
+      telemetry.tracer.startSpan('execute_tool forecast'),
+      telemetry.tracer.startSpan('execute_tool weather', { attributes: { [ATTR_GEN_AI_OPERATION_NAME]: 'chat' } }),
+      // Mastra's name, from a scope that is not its bridge's
+      telemetry.tracer.startSpan("tool: 'weather'"),
+    ];
 
     await context.with(trace.setSpan(context.active(), ended), () => tool.call({ city: 'Oslo' }));
-    await context.with(trace.setSpan(context.active(), unrelated), () => tool.call({ city: 'Oslo' }));
-    unrelated.end();
+    for (const span of unrelated) {
+      await context.with(trace.setSpan(context.active(), span), () => tool.call({ city: 'Oslo' }));
+      span.end();
+    }
 
     const ours = toolSpans().filter((span) => span.instrumentationScope.name === 'otel-tool-calls');
-    expect(ours).toHaveLength(2);
-    expect(await samples()).toBe(2);
+    expect(ours).toHaveLength(5);
+    expect(await samples()).toBe(5);
+  });
+
+  it("joins a span named execute_tool {tool} before its instrumentation attributes it (Google ADK): the call's attributes and error on it", async () => {
+    const failing = ToolCallListeners.wrap(
+      functionToolCallback({ name: 'weather' }, async () => {
+        throw new RangeError('no such city');
+      }),
+      telemetry.listener(),
+    );
+    // as ADK starts it: the name only, attributes set after a success
+    const theirs = telemetry.tracerProvider.getTracer('gcp.vertex.agent').startSpan('execute_tool weather');
+
+    const call = context.with(trace.setSpan(context.active(), theirs), () =>
+      failing.call({ city: 'Atlantis' }, { toolCallId: 'call_7' }),
+    );
+    await expect(call).rejects.toThrow('no such city');
+    theirs.end();
+
+    expect(toolSpans()).toHaveLength(1);
+    const [span] = toolSpans();
+    expect(span?.instrumentationScope.name).toBe('gcp.vertex.agent');
+    expect(span?.attributes[ATTR_GEN_AI_OPERATION_NAME]).toBe('execute_tool');
+    expect(span?.attributes[ATTR_GEN_AI_TOOL_NAME]).toBe('weather');
+    expect(span?.attributes[ATTR_GEN_AI_TOOL_CALL_ID]).toBe('call_7');
+    expect(span?.status).toEqual({ code: SpanStatusCode.ERROR, message: 'no such city' });
+    expect(await samples()).toBe(1);
+    expect((await errors())[0]?.value).toBe(1);
+  });
+
+  it("joins the span Mastra's OTel bridge names tool: '{tool}' while the tool runs", async () => {
+    const tool = ToolCallListeners.wrap(weather(), telemetry.listener());
+    const theirs = telemetry.tracerProvider.getTracer('@mastra/otel-bridge').startSpan("tool: 'weather'");
+
+    await context.with(trace.setSpan(context.active(), theirs), () =>
+      tool.call({ city: 'Oslo' }, { toolCallId: 'call_8' }),
+    );
+    theirs.end();
+
+    expect(telemetry.spans().map((span) => span.name)).toEqual(["tool: 'weather'"]);
+    expect(telemetry.spans()[0]?.attributes[ATTR_GEN_AI_TOOL_CALL_ID]).toBe('call_8');
+    expect(await samples()).toBe(1);
   });
 
   it('a nested call that outlives the call it joined records its own sample', async () => {

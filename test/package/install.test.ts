@@ -1,3 +1,3 @@
 import { describeReadmeInstall } from '../helpers/readme-install.js';
 
-describeReadmeInstall('Node 20', '1.9.0');
+describeReadmeInstall('Node 20', '1.9.1');

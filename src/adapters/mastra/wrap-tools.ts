@@ -1,0 +1,110 @@
+import type { ToolsInput } from '@mastra/core/agent';
+import { forwardingObject } from '../../internal/forwarding-object.js';
+import { observeCall } from '../../internal/observe-call.js';
+import { markObserved } from '../../internal/observed-marker.js';
+import { assertListener, describe } from '../../internal/validate.js';
+import type { ToolCallListener } from '../../tool-call-listener.js';
+import type { ToolDefinition, ToolMetadata } from '../../tool-callback.js';
+import { FRAMEWORK_MASTRA } from '../frameworks.js';
+
+type Execute = (this: unknown, input: unknown, context: unknown) => unknown;
+
+/** What Mastra hands `execute`: an agent's call has its id in `agent.toolCallId`; an AI SDK tool's options have it at the top. */
+interface ExecutionContext {
+  readonly agent?: { readonly toolCallId?: unknown };
+  readonly toolCallId?: unknown;
+  readonly abortSignal?: unknown;
+}
+
+const EMPTY_METADATA: ToolMetadata = Object.freeze({});
+
+/**
+ * Reports every execution of the given Mastra tools (`createTool()`, and the AI SDK tools a Mastra
+ * agent also takes) to `listener`, for an `Agent`'s `tools` (or a toolset).
+ *
+ * Returns a new record, same keys, same order, same types. Each tool with an `execute` is a stand-in
+ * for the original whose `execute` goes through the listener: every other property (id, schemas,
+ * `requireApproval`, `toModelOutput`, the Mastra tool marker, prototype getters) is read on the
+ * original, and the original `execute` runs with the original tool as `this`. The originals are not
+ * modified. The tool name is its key in the record, as Mastra names it to the model and in its spans;
+ * the call id is `context.agent.toolCallId`. With `@mastra/otel-bridge`, the bridge's tool span is
+ * the call's one span. A failure the listener reports is the tool's output the model reads.
+ *
+ * @example
+ * const agent = new Agent({ id: 'assistant', name: 'Assistant', model, tools: wrapTools({ weather }, listener) });
+ */
+export function wrapTools<TOOLS extends ToolsInput, Context = unknown>(
+  tools: TOOLS,
+  listener: ToolCallListener<Context>,
+): TOOLS {
+  if (tools === null || typeof tools !== 'object' || Array.isArray(tools)) {
+    throw new TypeError(`wrapTools: \`tools\` must be a record of Mastra tools, got ${describe(tools)}`);
+  }
+  assertListener(listener, 'wrapTools');
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, tool] of Object.entries(tools)) {
+    if (tool === null || typeof tool !== 'object') {
+      throw new TypeError(`wrapTools: \`tools.${name}\` must be a Mastra tool, got ${describe(tool)}`);
+    }
+    const execute: unknown = (tool as { execute?: unknown }).execute;
+    if (execute === undefined || execute === null) {
+      // a provider-defined tool (the model's provider runs it) or a client tool: nothing runs here
+      wrapped[name] = tool;
+      continue;
+    }
+    if (typeof execute !== 'function') {
+      throw new TypeError(
+        `wrapTools: \`tools.${name}.execute\` must be a function when present, got ${describe(execute)}`,
+      );
+    }
+    const observed = observedExecute(name, tool, execute as Execute, listener as ToolCallListener<unknown>);
+    wrapped[name] = forwardingObject(tool, new Map([['execute', observed]]));
+  }
+  return wrapped as TOOLS;
+}
+
+function observedExecute(
+  name: string,
+  tool: object,
+  originalExecute: Execute,
+  listener: ToolCallListener<unknown>,
+): Execute {
+  const { description, inputSchema, parameters } = tool as {
+    description?: unknown;
+    inputSchema?: unknown;
+    parameters?: unknown;
+  };
+  const definition: ToolDefinition = {
+    name,
+    description: typeof description === 'string' ? description : undefined,
+    inputSchema: inputSchema ?? parameters,
+  };
+
+  // Mastra calls `execute` on the tool it was given (the stand-in): the original runs on the original
+  return markObserved(function execute(input: unknown, context: unknown) {
+    const given = (context !== null && typeof context === 'object' ? context : {}) as ExecutionContext;
+    return observeCall(
+      {
+        definition,
+        metadata: EMPTY_METADATA,
+        input,
+        toolContext: {
+          toolCallId: callIdOf(given),
+          signal: given.abortSignal instanceof AbortSignal ? given.abortSignal : undefined,
+          framework: FRAMEWORK_MASTRA,
+        },
+        run: () => originalExecute.call(tool, input, context),
+        report: reportAsOutput,
+      },
+      listener,
+    );
+  });
+}
+
+const reportAsOutput = (text: string) => text;
+
+/** Mastra gives `''` for a call without one (a tool run outside an agent's model call). */
+function callIdOf(context: ExecutionContext): string | undefined {
+  const id = context.agent?.toolCallId ?? context.toolCallId;
+  return typeof id === 'string' && id.length > 0 ? id : undefined;
+}

@@ -1,0 +1,82 @@
+import { InstrumentationNodeModuleDefinition, isWrapped } from '@opentelemetry/instrumentation';
+// framework-free: the adapter's per-call bookkeeping, which loads nothing of ADK
+import { armCall, finishCall } from '../adapters/google-adk/observed-run.js';
+import { guarded, type PatchContext } from './patch-context.js';
+import { declaredRange, noticeUnsupported, type SupportedVersions } from './version-range.js';
+
+/** `@google/adk` 2.x, as the Google ADK adapter. */
+export const GOOGLE_ADK_VERSIONS: SupportedVersions = { from: '2.0.0', belowMajor: 3 };
+
+const NAME = '@google/adk';
+type AnyFunction = (this: unknown, ...args: unknown[]) => Promise<unknown>;
+interface ToolCallbackParams {
+  readonly tool?: unknown;
+  readonly toolContext?: unknown;
+}
+type Prototype = Record<string, unknown>;
+const METHODS = ['runBeforeToolCallback', 'runOnToolErrorCallback', 'runAfterToolCallback'] as const;
+
+/*
+ * Where the hook sits: `PluginManager.prototype`, whose `run*ToolCallback` methods every runner
+ * calls around each tool call, whatever plugins it has (none too). They do what the plugin
+ * `toolCallsPlugin` does (google-adk/tool-calls-plugin.ts), after the app's own plugins: a call no
+ * plugin answered in `beforeToolCallback` is armed, so the tool's `runAsync` observes it inside ADK's
+ * own span; `onToolErrorCallback`, when no plugin answered, answers with a text the listener
+ * reported. A call the app's `toolCallsPlugin` armed already is observed once, by that plugin's listener.
+ */
+export function googleAdkModules(context: PatchContext): InstrumentationNodeModuleDefinition[] {
+  const { wrap, unwrap, isEnabled, logger } = context;
+
+  const patch = (moduleExports: { PluginManager?: { prototype: Prototype } }) => {
+    const prototype = moduleExports.PluginManager?.prototype;
+    if (!prototype || METHODS.some((method) => typeof prototype[method] !== 'function')) return moduleExports;
+    wrap(
+      prototype,
+      'runBeforeToolCallback',
+      (original) =>
+        async function runBeforeToolCallback(this: unknown, params: ToolCallbackParams) {
+          const answer = await (original as AnyFunction).call(this, params);
+          // a plugin's answer stands for the call: the tool does not run
+          if (answer === undefined && isEnabled()) {
+            guarded(
+              logger,
+              'Google ADK tools',
+              () => armCall(params?.tool, params?.toolContext, context.listener()),
+              false,
+            );
+          }
+          return answer;
+        },
+    );
+    wrap(
+      prototype,
+      'runOnToolErrorCallback',
+      (original) =>
+        async function runOnToolErrorCallback(this: unknown, params: ToolCallbackParams) {
+          const answer = await (original as AnyFunction).call(this, params);
+          const reported = finishCall(params?.toolContext);
+          return answer === undefined && reported !== undefined ? { error: reported } : answer;
+        },
+    );
+    wrap(
+      prototype,
+      'runAfterToolCallback',
+      (original) =>
+        async function runAfterToolCallback(this: unknown, params: ToolCallbackParams) {
+          finishCall(params?.toolContext);
+          return (original as AnyFunction).call(this, params);
+        },
+    );
+    return moduleExports;
+  };
+  const unpatch = (moduleExports: { PluginManager?: { prototype: Prototype } }) => {
+    const prototype = moduleExports.PluginManager?.prototype;
+    if (!prototype) return;
+    for (const method of METHODS) if (isWrapped(prototype[method])) unwrap(prototype, method);
+  };
+
+  return [
+    new InstrumentationNodeModuleDefinition(NAME, [declaredRange(GOOGLE_ADK_VERSIONS)], patch, unpatch),
+    new InstrumentationNodeModuleDefinition(NAME, ['*'], noticeUnsupported(logger, NAME, GOOGLE_ADK_VERSIONS)),
+  ];
+}

@@ -1,0 +1,35 @@
+import { type Attributes, type AttributeValue, type Span, type SpanStatus, SpanStatusCode } from '@opentelemetry/api';
+import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
+
+/**
+ * Makes the span of another instrumentation that a failed call joined keep the failure recorded on
+ * it: an instrumentation that sets its span's status and attributes only when its own operation
+ * ends would overwrite it. Mastra's OTel bridge does: for a failure the listener reported (a return
+ * value, for Mastra) it sets status OK, and for a thrown one `error.type` `unknown`. So, on this one
+ * span: a later status that is not ERROR is dropped (an ERROR is taken, with its message), and so is
+ * a later `error.type`. The span's own methods do the rest, as they would.
+ */
+export function keepFailure(span: Span): void {
+  try {
+    const { setStatus, setAttribute, setAttributes } = span;
+    define(span, 'setStatus', function keptStatus(this: Span, status: SpanStatus) {
+      return status?.code === SpanStatusCode.ERROR ? setStatus.call(this, status) : this;
+    });
+    define(span, 'setAttribute', function keptAttribute(this: Span, key: string, value: AttributeValue) {
+      return key === ATTR_ERROR_TYPE ? this : setAttribute.call(this, key, value);
+    });
+    define(span, 'setAttributes', function keptAttributes(this: Span, attributes: Attributes) {
+      if (attributes === null || typeof attributes !== 'object' || !(ATTR_ERROR_TYPE in attributes)) {
+        return setAttributes.call(this, attributes);
+      }
+      const { [ATTR_ERROR_TYPE]: _dropped, ...rest } = attributes;
+      return setAttributes.call(this, rest);
+    });
+  } catch {
+    // a span that takes no property (frozen, a Proxy): its instrumentation has the last word
+  }
+}
+
+function define(span: Span, key: string, value: unknown): void {
+  Object.defineProperty(span, key, { value, writable: true, configurable: true, enumerable: false });
+}

@@ -1,0 +1,151 @@
+import { SpanStatusCode } from '@opentelemetry/api';
+import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
+import {
+  ATTR_GEN_AI_TOOL_CALL_ID,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_TOOL_CALL_ERROR_OUTCOME,
+  METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
+  METRIC_TOOL_CALL_ERRORS,
+} from 'otel-tool-calls/semconv';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { useTestTelemetry } from '../../helpers/otel-sdk.js';
+import { useTracerProvider } from './adk-telemetry.js';
+
+// ADK only after the global provider is registered (adk-telemetry.ts)
+const { FunctionTool, InMemoryRunner, LlmAgent } = await import('@google/adk');
+const { toolCallsPlugin } = await import('otel-tool-calls/google-adk');
+const { ScriptedModel, functionResponses } = await import('./scripted-model.js');
+type Plugins = ConstructorParameters<typeof InMemoryRunner>[0]['plugins'];
+type Model = InstanceType<typeof ScriptedModel>;
+
+const telemetry = useTestTelemetry();
+beforeEach(() => useTracerProvider(telemetry.tracerProvider));
+
+const weather = () =>
+  new FunctionTool({
+    name: 'weather',
+    description: 'Current weather of a city',
+    parameters: z.object({ city: z.string() }),
+    execute: async ({ city }) => {
+      if (city === 'Atlantis') throw new RangeError('no such city');
+      return { forecast: `sunny in ${city}` };
+    },
+  });
+
+const twoCalls = [
+  { calls: [{ id: 'call-1', name: 'weather', args: { city: 'Paris' } }] },
+  { calls: [{ id: 'call-2', name: 'weather', args: { city: 'Atlantis' } }] },
+  'done',
+];
+
+/** One run of an agent with `tool` on the scripted model, through the runner and `plugins`. */
+async function runAgent(tool: InstanceType<typeof FunctionTool>, plugins: Plugins): Promise<Model> {
+  const model = new ScriptedModel(twoCalls);
+  const agent = new LlmAgent({ name: 'assistant', model, instruction: 'Answer.', tools: [tool] });
+  const runner = new InMemoryRunner({ agent, appName: 'test', plugins });
+  for await (const _event of runner.runEphemeral({
+    userId: 'u',
+    newMessage: { role: 'user', parts: [{ text: 'hi' }] },
+  })) {
+    // the run's events: what the model reads is in its requests
+  }
+  return model;
+}
+
+const toolSpans = () => telemetry.spans().filter((span) => span.name === 'execute_tool weather');
+const samples = async () =>
+  (await telemetry.histogramPoints(METRIC_GEN_AI_EXECUTE_TOOL_DURATION)).reduce((n, point) => n + point.value.count, 0);
+
+describe('toolCallsPlugin: Google ADK runner plugin', () => {
+  it("one span per call, ADK's own, with the call id; one sample per call; what the model reads unchanged", async () => {
+    const unobserved = functionResponses(await runAgent(weather(), []));
+    telemetry.spans().splice(0);
+
+    const model = await runAgent(weather(), [toolCallsPlugin(telemetry.listener())]);
+
+    expect(functionResponses(model)).toEqual(unobserved);
+    const spans = toolSpans();
+    expect(spans.map((span) => span.instrumentationScope.name)).toEqual(['gcp.vertex.agent', 'gcp.vertex.agent']);
+    expect(spans.map((span) => span.attributes[ATTR_GEN_AI_TOOL_CALL_ID])).toEqual(['call-1', 'call-2']);
+    expect(spans.map((span) => span.attributes[ATTR_GEN_AI_TOOL_NAME])).toEqual(['weather', 'weather']);
+    expect(telemetry.spans().filter((span) => span.instrumentationScope.name === 'otel-tool-calls')).toEqual([]);
+    expect(await samples()).toBe(2);
+  });
+
+  it("a failed call: ADK's span gets status ERROR and error.type, counted once, ADK's own error response", async () => {
+    const model = await runAgent(weather(), [toolCallsPlugin(telemetry.listener())]);
+
+    const failed = toolSpans().find((span) => span.attributes[ATTR_GEN_AI_TOOL_CALL_ID] === 'call-2');
+    expect(failed?.status).toEqual({ code: SpanStatusCode.ERROR, message: "Error in tool 'weather': no such city" });
+    expect(failed?.attributes[ATTR_ERROR_TYPE]).toBe('Error');
+    expect(failed?.attributes[ATTR_TOOL_CALL_ERROR_OUTCOME]).toBe('rethrown');
+    const errors = await telemetry.counterPoints(METRIC_TOOL_CALL_ERRORS);
+    expect(errors.map((point) => point.value)).toEqual([1]);
+    expect(functionResponses(model).at(-1)).toEqual({
+      id: 'call-2',
+      name: 'weather',
+      response: { error: "Error in tool 'weather': no such city" },
+    });
+  });
+
+  it("errorPolicy 'report': the model reads the listener's text as the call's error response", async () => {
+    const model = await runAgent(weather(), [toolCallsPlugin(telemetry.listener({ errorPolicy: 'report' }))]);
+
+    expect(functionResponses(model).at(-1)).toEqual({
+      id: 'call-2',
+      name: 'weather',
+      response: { error: "Tool 'weather' failed: Error in tool 'weather': no such city" },
+    });
+    const failed = toolSpans().find((span) => span.attributes[ATTR_GEN_AI_TOOL_CALL_ID] === 'call-2');
+    expect(failed?.attributes[ATTR_TOOL_CALL_ERROR_OUTCOME]).toBe('reported');
+    expect(failed?.status.code).toBe(SpanStatusCode.ERROR);
+  });
+
+  it('a tool run by a runner without the plugin, or called directly, is not observed', async () => {
+    const tool = weather();
+    await runAgent(tool, [toolCallsPlugin(telemetry.listener())]);
+    expect(await samples()).toBe(2);
+
+    await runAgent(tool, []);
+    await expect(tool.runAsync({ args: { city: 'Oslo' }, toolContext: undefined as never })).resolves.toEqual({
+      forecast: 'sunny in Oslo',
+    });
+
+    expect(await samples()).toBe(2);
+  });
+
+  it('observes the tool in place: #private fields and state are the tool’s own', async () => {
+    class CountingTool extends FunctionTool {
+      #calls = 0;
+      constructor() {
+        super({ name: 'weather', description: 'Counts', execute: async () => ({ calls: this.calls }) });
+      }
+      get calls() {
+        return this.#calls;
+      }
+      override async runAsync(request: Parameters<InstanceType<typeof FunctionTool>['runAsync']>[0]) {
+        this.#calls += 1;
+        return super.runAsync(request);
+      }
+    }
+    const tool = new CountingTool();
+
+    const model = await runAgent(tool, [toolCallsPlugin(telemetry.listener())]);
+
+    expect(tool.calls).toBe(2);
+    expect(functionResponses(model)).toEqual([
+      { id: 'call-1', name: 'weather', response: { calls: 1 } },
+      { id: 'call-2', name: 'weather', response: { calls: 2 } },
+    ]);
+    expect(await samples()).toBe(2);
+  });
+
+  it('two plugins in one runner need their own names; a call is observed once', async () => {
+    const first = toolCallsPlugin(telemetry.listener());
+    expect(first.name).toBe('otel-tool-calls');
+    await runAgent(weather(), [first, toolCallsPlugin(telemetry.listener(), { name: 'second' })]);
+    expect(toolSpans()).toHaveLength(2);
+    expect(await samples()).toBe(2);
+  });
+});

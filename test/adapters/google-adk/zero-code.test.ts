@@ -1,0 +1,91 @@
+import { ToolCallsInstrumentation } from 'otel-tool-calls/instrumentation';
+import { ATTR_GEN_AI_TOOL_CALL_ID, METRIC_GEN_AI_EXECUTE_TOOL_DURATION } from 'otel-tool-calls/semconv';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { useTestTelemetry } from '../../helpers/otel-sdk.js';
+import { useTracerProvider } from './adk-telemetry.js';
+
+// ADK only after the global provider is registered (adk-telemetry.ts)
+const adk = await import('@google/adk');
+const { toolCallsPlugin } = await import('otel-tool-calls/google-adk');
+const { ScriptedModel, functionResponses } = await import('./scripted-model.js');
+const { FunctionTool, InMemoryRunner, LlmAgent } = adk;
+type Plugins = ConstructorParameters<typeof InMemoryRunner>[0]['plugins'];
+
+const telemetry = useTestTelemetry();
+let instrumentation: ToolCallsInstrumentation;
+let unpatch = () => {};
+
+beforeEach(() => {
+  useTracerProvider(telemetry.tracerProvider);
+  instrumentation = new ToolCallsInstrumentation({ enabled: false, errorPolicy: 'report' });
+  instrumentation.setTracerProvider(telemetry.tracerProvider);
+  instrumentation.setMeterProvider(telemetry.meterProvider);
+  instrumentation.enable();
+  // the instrumentation's patch of `@google/adk`, applied as InstrumentationBase applies it
+  const definition = instrumentation
+    .getModuleDefinitions()
+    .find((candidate) => candidate.name === '@google/adk' && candidate.supportedVersions[0] !== '*');
+  definition?.patch?.(adk);
+  unpatch = () => definition?.unpatch?.(adk);
+});
+afterEach(() => {
+  unpatch();
+  instrumentation.disable();
+});
+
+const weather = () =>
+  new FunctionTool({
+    name: 'weather',
+    description: 'Current weather of a city',
+    parameters: z.object({ city: z.string() }),
+    execute: async ({ city }) => {
+      if (city === 'Atlantis') throw new RangeError('no such city');
+      return { forecast: `sunny in ${city}` };
+    },
+  });
+
+async function runAgent(plugins: Plugins) {
+  const model = new ScriptedModel([
+    { calls: [{ id: 'call-1', name: 'weather', args: { city: 'Paris' } }] },
+    { calls: [{ id: 'call-2', name: 'weather', args: { city: 'Atlantis' } }] },
+    'done',
+  ]);
+  const agent = new LlmAgent({ name: 'assistant', model, instruction: 'Answer.', tools: [weather()] });
+  const runner = new InMemoryRunner({ agent, appName: 'test', plugins });
+  for await (const _event of runner.runEphemeral({
+    userId: 'u',
+    newMessage: { role: 'user', parts: [{ text: 'hi' }] },
+  })) {
+    // the model's requests keep what it read
+  }
+  return model;
+}
+
+const samples = async () =>
+  (await telemetry.histogramPoints(METRIC_GEN_AI_EXECUTE_TOOL_DURATION)).reduce((n, point) => n + point.value.count, 0);
+
+describe('zero-code: Google ADK', () => {
+  it("a runner with no plugin: each call is ADK's own span, with the call id, and the configured policy applies", async () => {
+    const model = await runAgent([]);
+
+    const spans = telemetry.spans().filter((span) => span.name === 'execute_tool weather');
+    expect(spans.map((span) => [span.instrumentationScope.name, span.attributes[ATTR_GEN_AI_TOOL_CALL_ID]])).toEqual([
+      ['gcp.vertex.agent', 'call-1'],
+      ['gcp.vertex.agent', 'call-2'],
+    ]);
+    expect(await samples()).toBe(2);
+    expect(functionResponses(model).at(-1)).toEqual({
+      id: 'call-2',
+      name: 'weather',
+      response: { error: "Tool 'weather' failed: Error in tool 'weather': no such city" },
+    });
+  });
+
+  it("with the app's own toolCallsPlugin too, a call is observed once", async () => {
+    await runAgent([toolCallsPlugin(telemetry.listener())]);
+
+    expect(telemetry.spans().filter((span) => span.name === 'execute_tool weather')).toHaveLength(2);
+    expect(await samples()).toBe(2);
+  });
+});
