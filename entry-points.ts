@@ -12,6 +12,7 @@ export const ENTRY_POINTS = {
   './mcp': 'src/adapters/mcp/index.ts',
   './langchain': 'src/adapters/langchain/index.ts',
   './openai-agents': 'src/adapters/openai-agents/index.ts',
+  './llamaindex': 'src/adapters/llamaindex/index.ts',
   './instrumentation': 'src/instrumentation/index.ts',
   './register': 'src/register.ts',
 } as const;

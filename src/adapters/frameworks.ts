@@ -3,3 +3,5 @@ export const FRAMEWORK_AI_SDK = 'ai-sdk' as const;
 export const FRAMEWORK_MCP = 'mcp' as const;
 export const FRAMEWORK_LANGCHAIN = 'langchain' as const;
 export const FRAMEWORK_OPENAI_AGENTS = 'openai-agents' as const;
+export const FRAMEWORK_LLAMAINDEX = 'llamaindex' as const;
+export const FRAMEWORK_GENKIT = 'genkit' as const;
