@@ -13,6 +13,7 @@ export const ENTRY_POINTS = {
   './langchain': 'src/adapters/langchain/index.ts',
   './openai-agents': 'src/adapters/openai-agents/index.ts',
   './llamaindex': 'src/adapters/llamaindex/index.ts',
+  './genkit': 'src/adapters/genkit/index.ts',
   './instrumentation': 'src/instrumentation/index.ts',
   './register': 'src/register.ts',
 } as const;
