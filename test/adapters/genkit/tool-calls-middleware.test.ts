@@ -79,15 +79,15 @@ const spansOf = (name: string) =>
 
 describe('toolCallsMiddleware on a Genkit generate call', () => {
   it("gives one span per call (Genkit's tool action span, joined), one duration sample, the call id, the result unchanged", async () => {
-    const calls = [
+    const calls: ScriptedCall[] = [
       { ref: 'call_1', name: 'okWeather', input: { city: 'Oslo' } },
       { ref: 'call_2', name: 'okWeather', input: { city: 'Bergen' } },
     ];
     const plain = await generate(
       'plain',
       [
-        { ...calls[0], name: 'plainWeather' },
-        { ...calls[1], name: 'plainWeather' },
+        { ref: 'call_1', name: 'plainWeather', input: { city: 'Oslo' } },
+        { ref: 'call_2', name: 'plainWeather', input: { city: 'Bergen' } },
       ],
       [],
     );
