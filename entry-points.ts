@@ -16,6 +16,8 @@ export const ENTRY_POINTS = {
   './claude-agent-sdk': 'src/adapters/claude-agent-sdk/index.ts',
   './mastra': 'src/adapters/mastra/index.ts',
   './google-adk': 'src/adapters/google-adk/index.ts',
+  './llamaindex': 'src/adapters/llamaindex/index.ts',
+  './genkit': 'src/adapters/genkit/index.ts',
   './instrumentation': 'src/instrumentation/index.ts',
   './register': 'src/register.ts',
 } as const;

@@ -7,3 +7,5 @@ export const FRAMEWORK_ANTHROPIC = 'anthropic' as const;
 export const FRAMEWORK_CLAUDE_AGENT_SDK = 'claude-agent-sdk' as const;
 export const FRAMEWORK_MASTRA = 'mastra' as const;
 export const FRAMEWORK_GOOGLE_ADK = 'google-adk' as const;
+export const FRAMEWORK_LLAMAINDEX = 'llamaindex' as const;
+export const FRAMEWORK_GENKIT = 'genkit' as const;

@@ -6,6 +6,7 @@ import {
   isWrapped,
   type ShimWrapped,
 } from '@opentelemetry/instrumentation';
+import { assertSupportedVersion } from '../internal/optional-package.js';
 import { OpenTelemetryToolCallListener } from '../otel/opentelemetry-tool-call-listener.js';
 import type { ToolCallListener } from '../tool-call-listener.js';
 import { VERSION } from '../version.js';
@@ -38,6 +39,8 @@ export class ToolCallsInstrumentation extends InstrumentationBase<ToolCallsInstr
   declare private subpathHooks: CommonJsSubpathHooks;
 
   constructor(config: ToolCallsInstrumentationConfig = {}) {
+    // package.json leaves the range open (optional-package.ts): an older copy is refused here, clearly
+    assertSupportedVersion('@opentelemetry/instrumentation', 'ToolCallsInstrumentation');
     super('otel-tool-calls', VERSION, config);
     // an invalid listener option is a TypeError here, as for the listener itself
     this.listener();

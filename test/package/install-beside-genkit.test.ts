@@ -1,0 +1,106 @@
+/**
+ * This package installed beside Genkit, as a Genkit user does it: the packed tarball and
+ * `genkit` 1.42.0 in an empty app, with npm's own peer resolution (no `--legacy-peer-deps`).
+ * Genkit depends on the OpenTelemetry SDK 1.x line (`sdk-node` 0.52, `context-async-hooks` 1.25),
+ * which npm hoists to the app's node_modules: an optional peer range of this package on those
+ * packages made the install fail with ERESOLVE.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const GENKIT_VERSION = '1.42.0';
+
+let app: string;
+let installed: { stdout: string; stderr: string };
+
+beforeAll(async () => {
+  if (!existsSync(join(root, 'dist', 'setup.js'))) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
+  app = mkdtempSync(join(tmpdir(), 'otel-tool-calls-genkit-'));
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', app], { cwd: root, encoding: 'utf8' }),
+  );
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'genkit-app', private: true, type: 'module' }));
+  // from the npm cache when it has them (the registry otherwise)
+  installed = await run(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      `genkit@${GENKIT_VERSION}`,
+      join(app, packed[0].filename),
+    ],
+    { cwd: app, timeout: 300_000 },
+  );
+}, 330_000);
+
+// a Genkit app's node_modules is large: removing it takes a while on a busy machine
+afterAll(() => rmSync(app, { recursive: true, force: true }), 120_000);
+
+const versionIn = (name: string) =>
+  JSON.parse(readFileSync(join(app, 'node_modules', name, 'package.json'), 'utf8')).version as string;
+
+/** Runs an ES module program in the app; what it prints. */
+async function node(program: string): Promise<string> {
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', program], { cwd: app, timeout: 60_000 });
+  return stdout.trim();
+}
+
+describe(`installing otel-tool-calls beside genkit ${GENKIT_VERSION}`, () => {
+  it('installs with no peer conflict and no flags, beside the SDK 1.x packages Genkit brings', () => {
+    expect(installed.stderr).not.toMatch(/ERESOLVE/);
+    expect(versionIn('genkit')).toBe(GENKIT_VERSION);
+    expect(versionIn('otel-tool-calls')).toBe(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version);
+    // what made the optional peer ranges conflict: Genkit's SDK line, hoisted to the app
+    expect(versionIn('@opentelemetry/sdk-node')).toMatch(/^0\.5\d\./);
+  });
+
+  it('observes a tool call with the root entry point (only @opentelemetry/api needed)', async () => {
+    const output = await node(`
+      import { functionToolCallback, OpenTelemetryToolCallListener, ToolCallListeners } from 'otel-tool-calls';
+      const weather = ToolCallListeners.wrap(
+        functionToolCallback({ name: 'weather' }, async ({ city }) => 'sunny in ' + city),
+        new OpenTelemetryToolCallListener(),
+      );
+      console.log(await weather.call({ city: 'Paris' }));`);
+    expect(output).toBe('sunny in Paris');
+  });
+
+  it('an SDK package of an unsupported line is refused when loaded, naming it, its range, the version found and the fix', async () => {
+    const output = await node(`
+      import { startToolCallTelemetry } from 'otel-tool-calls/setup';
+      try {
+        startToolCallTelemetry({ serviceName: 'genkit-app', traces: 'none', metrics: 'none' });
+        console.log('started');
+      } catch (error) {
+        console.log(error.message);
+      }`);
+    expect(output).toContain(
+      'startToolCallTelemetry (the OpenTelemetry Node SDK) needs @opentelemetry/sdk-node >=0.200.0 <1',
+    );
+    expect(output).toContain(`@opentelemetry/sdk-node ${versionIn('@opentelemetry/sdk-node')} is the installed copy`);
+    expect(output).toMatch(/Install a supported one with: npm install -E @opentelemetry\/sdk-node@0\.\d+\.\d+$/);
+  });
+
+  it('the instrumentation refuses the @opentelemetry/instrumentation of the line Genkit brings when constructed, naming it', async () => {
+    const output = await node(`
+      import { ToolCallsInstrumentation } from 'otel-tool-calls/instrumentation';
+      try {
+        new ToolCallsInstrumentation();
+        console.log('constructed');
+      } catch (error) {
+        console.log(error.message);
+      }`);
+    expect(output).toContain(
+      `ToolCallsInstrumentation needs @opentelemetry/instrumentation >=0.200.0 <1, but @opentelemetry/instrumentation ${versionIn('@opentelemetry/instrumentation')} is the installed copy`,
+    );
+  });
+});
