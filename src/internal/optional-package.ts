@@ -19,10 +19,19 @@ function sdkVersion(name: string): string {
 /**
  * Loads an optional peer when an option needs it, not when the entry point is imported. A missing
  * package is an Error that names it, what needs it, and the command that installs it.
+ *
+ * `via`: a package whose own dependency `name` is, loaded as `via` would load it (its copy, where
+ * `via` is installed), without loading `via` itself: register starts the parts of the SDK that
+ * `@opentelemetry/sdk-node` depends on, not sdk-node.
  */
-export function loadOptionalPackage<Module>(name: string, neededFor: string): Module {
+export function loadOptionalPackage<Module>(name: string, neededFor: string, via?: string): Module {
+  const from = via === undefined ? requireHere : createRequire(attempt(via, neededFor, requireHere.resolve));
+  return attempt(name, neededFor, from) as Module;
+}
+
+function attempt<Result>(name: string, neededFor: string, load: (name: string) => Result): Result {
   try {
-    return requireHere(name) as Module;
+    return load(name);
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
     if (code !== 'MODULE_NOT_FOUND' || !String((error as Error).message).includes(`'${name}'`)) throw error;
