@@ -90,8 +90,9 @@ beforeAll(async () => {
     stderr += chunk;
   });
   exitCode = await new Promise((resolve) => child.on('exit', resolve));
-  // a first run may install the peers (npm ci --prefix bench/peers) before measuring
-}, 300_000);
+  // a first run may install the peers (npm ci --prefix bench/peers) before measuring; the startup
+  // group starts about 10 whole processes
+}, 600_000);
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
