@@ -29,17 +29,25 @@ import { bundlePeers, type PeersStatus, preparePeers } from './lib/peers.js';
 import {
   compare,
   compareAllocations,
+  evaluateMcpTarget,
+  evaluateStartupTargets,
   evaluateTargets,
   formatAllocations,
+  formatInFlight,
+  formatMcpRoundTrip,
   formatMemory,
   formatPaired,
   formatPeers,
   formatSharedTimes,
+  formatStartup,
   formatTable,
   formatTargets,
+  type InFlightResult,
+  type McpRoundTripResult,
   type MemoryResult,
   type SharedTimesResult,
 } from './lib/report.js';
+import { measureStartup } from './lib/startup.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
@@ -48,6 +56,8 @@ const { values } = parseArgs({
 const quick = values.quick || process.env.BENCH_QUICK === '1';
 const out = values.out ?? join(root, 'bench', 'results', quick ? 'quick.tmp.json' : 'latest.json');
 const memoryCalls = quick ? 20_000 : 1_000_000;
+/** Rounds of the startup group: each runs every case once, a whole process each (bench/lib/startup.ts). */
+const startupRounds = quick ? 1 : 12;
 const scratch = mkdtempSync(join(tmpdir(), 'otel-tool-calls-bench-'));
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -173,8 +183,31 @@ try {
   ]);
   const memory = JSON.parse(readFileSync(memoryFile, 'utf8')) as MemoryResult;
 
+  log('▶ memory per call in flight');
+  const inFlightFile = join(scratch, 'in-flight.json');
+  const inFlightScript = await bundleForNode(root, join('bench', 'in-flight.ts'), join(scratch, 'in-flight.mjs'));
+  await node([inFlightScript, '--out', inFlightFile, '--pairs', quick ? '1' : '20']);
+  const inFlight = JSON.parse(readFileSync(inFlightFile, 'utf8')) as InFlightResult;
+
+  log('▶ MCP round trip over stdio');
+  const mcpFile = join(scratch, 'mcp-round-trip.json');
+  const mcpServer = await bundleForNode(root, join('bench', 'mcp', 'server.ts'), join(scratch, 'mcp-server.mjs'));
+  const mcpClient = await bundleForNode(root, join('bench', 'mcp-round-trip.ts'), join(scratch, 'mcp-round-trip.mjs'));
+  await node([
+    ...[mcpClient, '--server', mcpServer, '--out', mcpFile],
+    ...(quick ? ['--pairs', '2', '--calls', '5'] : ['--pairs', '30', '--calls', '200']),
+  ]);
+  const mcpRoundTrip = JSON.parse(readFileSync(mcpFile, 'utf8')) as McpRoundTripResult;
+
+  log('▶ startup');
+  const startup = await measureStartup(root, startupRounds, log);
+
   const rows = compare(measured);
-  const targets = evaluateTargets(paired, memory, sharedTimes);
+  const targets = [
+    ...evaluateTargets(paired, memory, sharedTimes),
+    ...evaluateStartupTargets(startup),
+    evaluateMcpTarget(mcpRoundTrip),
+  ];
   const machine = {
     node: process.version,
     cpu: cpus()[0]?.model ?? 'unknown',
@@ -196,6 +229,9 @@ try {
     allocations: allocated,
     sharedTimes,
     memory,
+    inFlight,
+    mcpRoundTrip,
+    startup,
     targets,
   };
   mkdirSync(dirname(out), { recursive: true });
@@ -213,6 +249,9 @@ try {
   console.log(`\nBytes allocated per call (one call in flight):\n${formatAllocations(allocated)}`);
   console.log(`\n${formatSharedTimes(sharedTimes)}`);
   console.log(`\n${formatMemory(memory)}`);
+  console.log(`\n${formatInFlight(inFlight)}`);
+  console.log(`\n${formatMcpRoundTrip(mcpRoundTrip)}`);
+  console.log(`\n${formatStartup(startup)}`);
   console.log(`\nTargets${quick ? ' (quick mode: not judged on these numbers)' : ''}:\n${formatTargets(targets)}`);
   console.log(`\nJSON: ${out}`);
 } finally {

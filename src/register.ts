@@ -7,7 +7,8 @@
  * Starts the OpenTelemetry Node SDK from the standard `OTEL_*` variables alone (NodeSDK's own
  * handling: `OTEL_SERVICE_NAME`, `OTEL_EXPORTER_OTLP_*` including `http/json`,
  * `OTEL_TRACES_EXPORTER`, `OTEL_METRICS_EXPORTER` including `prometheus`, `OTEL_LOG_LEVEL`, ...)
- * with `ToolCallsInstrumentation`, gives way to an SDK the app starts itself
+ * with `ToolCallsInstrumentation`, loading only the parts of the SDK those variables select
+ * (`internal/lean-node-sdk.ts`: the packages `@opentelemetry/sdk-node` depends on, not sdk-node), gives way to an SDK the app starts itself
  * (`register/app-sdk.ts`), and flushes at exit, for `OTEL_TOOL_CALLS_SHUTDOWN_TIMEOUT_MS` at most,
  * so that the app ends as it would without it (`register/exit-flush.ts`).
  * `OTEL_SDK_DISABLED=true` turns it all off: nothing is patched. Only the main thread is
@@ -17,9 +18,9 @@
  */
 import { register } from 'node:module';
 import { isMainThread } from 'node:worker_threads';
-import type * as SdkNode from '@opentelemetry/sdk-node';
 import { ESM_HOOKED_FILES } from './instrumentation/hooked-files.js';
 import { ToolCallsInstrumentation } from './instrumentation/tool-calls-instrumentation.js';
+import { LeanNodeSdk } from './internal/lean-node-sdk.js';
 import { loadOptionalPackage } from './internal/optional-package.js';
 import { startGivingWayToTheAppsSdk } from './register/app-sdk.js';
 import { flushAtExit } from './register/exit-flush.js';
@@ -34,10 +35,13 @@ function start(): void {
   // only (every other module loads untouched). CommonJS needs no hook: require-in-the-middle.
   register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, { data: { include: ESM_HOOKED_FILES } });
 
-  const { NodeSDK } = loadOptionalPackage<typeof SdkNode>('@opentelemetry/sdk-node', 'otel-tool-calls/register');
-  const instrumentation = new ToolCallsInstrumentation();
-  const sdk = new NodeSDK({ instrumentations: [instrumentation] });
-  // read after NodeSDK's constructor has set the diag logger (OTEL_LOG_LEVEL): a bad value is warned about
+  // each part as sdk-node would load it: the copies it depends on, where it is installed
+  const load = <Module>(name: string) =>
+    loadOptionalPackage<Module>(name, 'otel-tool-calls/register', '@opentelemetry/sdk-node');
+  // enabled when the SDK starts, once its packages are loaded: enabled, it hooks every require()
+  const instrumentation = new ToolCallsInstrumentation({ enabled: false });
+  const sdk = new LeanNodeSdk({ instrumentations: [instrumentation] }, load);
+  // read after the SDK's constructor has set the diag logger (OTEL_LOG_LEVEL): a bad value is warned about
   const timeoutMs = shutdownTimeoutMs();
   startGivingWayToTheAppsSdk(() => sdk.start(), instrumentation);
   flushAtExit(() => sdk.shutdown(), timeoutMs);

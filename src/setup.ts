@@ -5,11 +5,11 @@ import type * as Prometheus from '@opentelemetry/exporter-prometheus';
 import type * as TraceOtlpHttp from '@opentelemetry/exporter-trace-otlp-http';
 import type * as Resources from '@opentelemetry/resources';
 import type * as SdkMetrics from '@opentelemetry/sdk-metrics';
-import type * as SdkNode from '@opentelemetry/sdk-node';
 // sdk-trace, not sdk-trace-base: the latter is gone from SDK 3.x (sdk-trace exists from 2.9 on)
 import type * as SdkTrace from '@opentelemetry/sdk-trace';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+import { LeanNodeSdk } from './internal/lean-node-sdk.js';
 import { loadOptionalPackage } from './internal/optional-package.js';
 
 /** The Prometheus exporter's own default port. */
@@ -57,8 +57,9 @@ export interface ToolCallTelemetry {
  * `OpenTelemetryToolCallListener` uses by default.
  *
  * The SDK packages are loaded when it is called, and only those its options use (the Prometheus
- * exporter only for `metrics: 'prometheus'`, ...): a missing one throws an Error that names it and
- * the command that installs it.
+ * exporter only for `metrics: 'prometheus'`, ...), not `@opentelemetry/sdk-node` (which loads every
+ * exporter of every protocol): a missing one throws an Error that names it and the command that
+ * installs it.
  *
  * @example
  * const telemetry = startToolCallTelemetry({ serviceName: 'my-agent' });
@@ -98,7 +99,6 @@ export function startToolCallTelemetry(options: ToolCallTelemetryOptions): ToolC
 
   const load = <Module>(name: string, neededFor: string) =>
     loadOptionalPackage<Module>(name, `startToolCallTelemetry (${neededFor})`);
-  const { NodeSDK } = load<typeof SdkNode>('@opentelemetry/sdk-node', 'the OpenTelemetry Node SDK');
   const { resourceFromAttributes } = load<typeof Resources>('@opentelemetry/resources', 'the resource');
   const { AsyncLocalStorageContextManager } = load<typeof ContextAsyncHooks>(
     '@opentelemetry/context-async-hooks',
@@ -119,7 +119,7 @@ export function startToolCallTelemetry(options: ToolCallTelemetryOptions): ToolC
   }
   spanProcessors.push(...(options.spanProcessors ?? []));
 
-  const metricReaders: NonNullable<SdkNode.NodeSDKConfiguration['metricReaders']> = [];
+  const metricReaders: SdkMetrics.MetricReader[] = [];
   const host = options.prometheusHost ?? process.env.OTEL_EXPORTER_PROMETHEUS_HOST;
   if (metrics === 'prometheus') {
     const { PrometheusExporter } = load<typeof Prometheus>(
@@ -137,19 +137,29 @@ export function startToolCallTelemetry(options: ToolCallTelemetryOptions): ToolC
     metricReaders.push(new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter() }));
   }
 
-  const sdk = new NodeSDK({
-    serviceName,
-    resource: resourceFromAttributes({
-      ...options.resourceAttributes,
-      [ATTR_SERVICE_NAME]: serviceName,
-      ...(options.serviceVersion ? { [ATTR_SERVICE_VERSION]: options.serviceVersion } : {}),
-    }),
-    contextManager: new AsyncLocalStorageContextManager(),
-    spanProcessors,
-    metricReaders,
-    logRecordProcessors: [],
-    instrumentations: [],
-  });
+  // the packages the parts above depend on (core, sdk-metrics's MeterProvider), as they resolve them
+  const via: Record<string, string> = {
+    '@opentelemetry/core': '@opentelemetry/resources',
+    '@opentelemetry/sdk-metrics':
+      metrics === 'prometheus' ? '@opentelemetry/exporter-prometheus' : '@opentelemetry/exporter-metrics-otlp-http',
+  };
+  const sdk = new LeanNodeSdk(
+    {
+      serviceName,
+      resource: resourceFromAttributes({
+        ...options.resourceAttributes,
+        [ATTR_SERVICE_NAME]: serviceName,
+        ...(options.serviceVersion ? { [ATTR_SERVICE_VERSION]: options.serviceVersion } : {}),
+      }),
+      contextManager: new AsyncLocalStorageContextManager(),
+      spanProcessors,
+      metricReaders,
+      logRecordProcessors: [],
+      instrumentations: [],
+    },
+    <Module>(name: string) =>
+      loadOptionalPackage<Module>(name, 'startToolCallTelemetry (the OpenTelemetry SDK)', via[name]),
+  );
   sdk.start();
 
   let stopping: Promise<void> | undefined;

@@ -1,7 +1,9 @@
 import type { AllocationRow } from './allocation.js';
+import { type Band, band, type Verdict } from './band.js';
 import type { Measured } from './measure.js';
 import type { PairedResult } from './paired.js';
 import type { PeersStatus } from './peers.js';
+import type { StartupResult } from './startup.js';
 
 /** A measured row with its comparisons, as printed and as written to the JSON report. */
 export interface ReportRow extends Measured {
@@ -59,6 +61,12 @@ export interface Target {
   readonly value: number;
   readonly unit: 'x' | 'ns' | 'MB' | 'errors';
   readonly met: boolean;
+  /**
+   * The pooled targets (bench/lib/band.ts): the 95 % interval of the median and the verdict, `EDGE`
+   * when the limit is inside it. The others: `met` or `MISSED` on the value alone.
+   */
+  readonly verdict: Verdict;
+  readonly band?: Omit<Band, 'verdict'>;
 }
 
 const GROUP_ORDER = ['overhead', 'scaling', 'capture', 'composite', 'peers', 'loader'];
@@ -111,7 +119,10 @@ export function evaluateTargets(
   memory: MemoryResult,
   sharedTimes: SharedTimesResult,
 ): Target[] {
-  const target = (t: Omit<Target, 'met'>): Target => ({ ...t, met: t.value <= t.limit });
+  const target = (t: Omit<Target, 'met' | 'verdict'>): Target => {
+    const met = t.value <= t.limit;
+    return { ...t, met, verdict: met ? 'met' : 'MISSED' };
+  };
   const captureVsCap = Math.max(
     pair(paired, 'capture/async/capture-10mb-string-vs-capture-cap-string/x1').ratio,
     pair(paired, 'capture/async/capture-10mb-records-vs-capture-cap-records/x1').ratio,
@@ -194,6 +205,99 @@ export function evaluateTargets(
       unit: 'errors',
     }),
   ];
+}
+
+/** A target judged on pooled per-pair values by the band rule (bench/lib/band.ts). */
+function pooledTarget(id: string, description: string, limit: number, values: readonly number[]): Target {
+  const { verdict, ...measured } = band(values, limit);
+  return { id, description, limit, value: measured.median, unit: 'x', met: verdict === 'met', verdict, band: measured };
+}
+
+/** The startup targets (issue 29), on the per-round ratios of the startup group, pooled. */
+export function evaluateStartupTargets(startup: StartupResult): Target[] {
+  const row = (id: string) => {
+    const found = startup.rows.find((candidate) => candidate.id === id);
+    if (!found) throw new Error(`no startup row ${id}`);
+    return found;
+  };
+  const register = row('register');
+  return [
+    pooledTarget(
+      'startup-register-cpu',
+      "app under otel-tool-calls/register ≤ 1.40 × the bare app's CPU (whole process, per round)",
+      1.4,
+      register.cpuRatios,
+    ),
+    pooledTarget(
+      'startup-register-rss',
+      "app under otel-tool-calls/register ≤ 1.05 × the bare app's peak RSS (per round)",
+      1.05,
+      register.rssRatios,
+    ),
+  ];
+}
+
+/** bench/in-flight.ts: bytes each call in flight keeps alive, the listener against the floor. */
+export interface InFlightResult {
+  readonly inFlight: number;
+  readonly pairs: number;
+  readonly listenerBytesPerCall: number;
+  readonly floorBytesPerCall: number;
+  readonly ratios: number[];
+}
+
+/** bench/mcp-round-trip.ts: CPU (client + server) per stdio round trip, observed against bare. */
+export interface McpRoundTripResult {
+  readonly pairs: number;
+  readonly callsPerBatch: number;
+  readonly bareNs: number;
+  readonly observedNs: number;
+  readonly ratios: number[];
+}
+
+/** The MCP target (issue 25): observed client and server ≤ 1.05 × the bare round trip, pooled. */
+export function evaluateMcpTarget(result: McpRoundTripResult): Target {
+  return pooledTarget(
+    'mcp-stdio-round-trip',
+    'MCP tools/call over stdio, client and server observed ≤ 1.05 × the bare round trip (CPU of both processes)',
+    1.05,
+    result.ratios,
+  );
+}
+
+export function formatInFlight(result: InFlightResult): string {
+  const measured = band(result.ratios, 1);
+  return (
+    `Memory per call in flight (${result.inFlight.toLocaleString('en-US')} async calls in flight, real SDK, heap after full collections, ${result.pairs} pairs): ` +
+    `listener ${Math.round(result.listenerBytesPerCall).toLocaleString('en-US')} B, floor ${Math.round(result.floorBytesPerCall).toLocaleString('en-US')} B; ` +
+    `× floor ${measured.median.toFixed(2)} (95 % interval ${measured.low.toFixed(2)}–${measured.high.toFixed(2)})`
+  );
+}
+
+export function formatMcpRoundTrip(result: McpRoundTripResult): string {
+  const measured = band(result.ratios, 1.05);
+  return (
+    `MCP tools/call round trip over stdio (CPU of client + server per call, ${result.pairs} pairs of ${result.callsPerBatch} calls): ` +
+    `bare ${ns(result.bareNs)}, client and server observed ${ns(result.observedNs)}; ` +
+    `× bare ${measured.median.toFixed(2)} (95 % interval ${measured.low.toFixed(2)}–${measured.high.toFixed(2)})`
+  );
+}
+
+/** The startup group as a markdown table. */
+export function formatStartup(startup: StartupResult): string {
+  const header = ['case', 'what runs', 'CPU (median)', '× bare', 'peak RSS (median)', '× bare'];
+  const lines = startup.rows.map((row) => [
+    row.id,
+    row.label,
+    `${Math.round(row.cpuMs)} ms`,
+    times(row.cpuVsBare),
+    `${row.peakRssMb.toFixed(1)} MB`,
+    times(row.rssVsBare),
+  ]);
+  return [
+    `Startup (whole process, /usr/bin/time, ${startup.rounds} rounds of every case in rotating order; × bare: median of the per-round ratios)`,
+    markdownTable(header, lines, new Set([2, 3, 4, 5])),
+  ].join('\n');
 }
 
 function ns(value: number): string {
@@ -354,5 +458,9 @@ export function formatTargets(targets: readonly Target[]): string {
         return `${t.value} errors`;
     }
   };
-  return targets.map((t) => `  ${t.met ? 'met   ' : 'MISSED'}  ${t.description}: ${value(t)}`).join('\n');
+  const interval = (t: Target) =>
+    t.band === undefined
+      ? ''
+      : ` (95 % interval ${t.band.low.toFixed(2)}–${t.band.high.toFixed(2)}×, ${t.band.samples} pairs)`;
+  return targets.map((t) => `  ${t.verdict.padEnd(6)}  ${t.description}: ${value(t)}${interval(t)}`).join('\n');
 }

@@ -48,11 +48,21 @@ function sdkVersion(name: string): string {
  * Loads an optional peer when an option needs it, not when the entry point is imported. A missing
  * package, or one outside its supported range, is an Error that names it, what needs it, the range
  * and the command that installs a supported version.
+ *
+ * `via`: a package whose own dependency `name` is, loaded as `via` would load it (its copy, where
+ * `via` is installed), without loading `via` itself: register starts the parts of the SDK that
+ * `@opentelemetry/sdk-node` depends on, not sdk-node.
  */
-export function loadOptionalPackage<Module>(name: string, neededFor: string): Module {
-  let loaded: Module;
+export function loadOptionalPackage<Module>(name: string, neededFor: string, via?: string): Module {
+  const from = via === undefined ? requireHere : createRequire(attempt(via, neededFor, requireHere.resolve));
+  const loaded = attempt(name, neededFor, from) as Module;
+  assertSupportedVersion(name, neededFor, from.resolve);
+  return loaded;
+}
+
+function attempt<Result>(name: string, neededFor: string, load: (name: string) => Result): Result {
   try {
-    loaded = requireHere(name) as Module;
+    return load(name);
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
     if (code !== 'MODULE_NOT_FOUND' || !String((error as Error).message).includes(`'${name}'`)) throw error;
@@ -62,8 +72,6 @@ export function loadOptionalPackage<Module>(name: string, neededFor: string): Mo
       { cause: error },
     );
   }
-  assertSupportedVersion(name, neededFor);
-  return loaded;
 }
 
 /**
@@ -71,10 +79,14 @@ export function loadOptionalPackage<Module>(name: string, neededFor: string): Mo
  * that is imported statically (`@opentelemetry/instrumentation`, by the instrumentation): the same
  * error as `loadOptionalPackage`'s, at the first use instead of at the import.
  */
-export function assertSupportedVersion(name: string, neededFor: string): void {
+export function assertSupportedVersion(
+  name: string,
+  neededFor: string,
+  resolve: (name: string) => string = requireHere.resolve,
+): void {
   const supported = SUPPORTED_VERSIONS[name];
   if (supported === undefined) return;
-  const version = installedVersion(name);
+  const version = installedVersion(name, resolve);
   // a version that cannot be read (a bundled copy) is not held against the app
   if (version === undefined || isSupported(version, supported)) return;
   throw new Error(
@@ -89,9 +101,9 @@ export function assertSupportedVersion(name: string, neededFor: string): void {
  * folders above its entry file (read from disk, so that an `exports` map without `./package.json`
  * does not hide it).
  */
-function installedVersion(name: string): string | undefined {
+function installedVersion(name: string, resolve: (name: string) => string): string | undefined {
   try {
-    let dir = dirname(requireHere.resolve(name));
+    let dir = dirname(resolve(name));
     for (let parent = dirname(dir); parent !== dir; dir = parent, parent = dirname(dir)) {
       const manifest = readManifest(join(dir, 'package.json'));
       if (manifest?.name === name) return typeof manifest.version === 'string' ? manifest.version : undefined;

@@ -90,8 +90,9 @@ beforeAll(async () => {
     stderr += chunk;
   });
   exitCode = await new Promise((resolve) => child.on('exit', resolve));
-  // a first run may install the peers (npm ci --prefix bench/peers) before measuring
-}, 300_000);
+  // a first run may install the peers (npm ci --prefix bench/peers) before measuring; the startup
+  // group starts about 10 whole processes
+}, 600_000);
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -152,11 +153,15 @@ describe('npm run bench -- --quick', () => {
       'capture-10mb-vs-cap',
       'memory-heap-growth',
       'memory-no-caller-error',
+      'startup-register-cpu',
+      'startup-register-rss',
+      'mcp-stdio-round-trip',
     ]);
-    for (const target of report.targets as { description: string; met: boolean; value: number }[]) {
+    for (const target of report.targets as { description: string; met: boolean; value: number; verdict: string }[]) {
       expect(typeof target.met).toBe('boolean');
+      expect(target.met).toBe(target.verdict === 'met');
       expect(Number.isFinite(target.value)).toBe(true);
-      expect(stdout).toMatch(new RegExp(`(met {3}|MISSED) {2}${escapeRegExp(target.description)}: `));
+      expect(stdout).toMatch(new RegExp(`(met {3}|MISSED|EDGE {2}) {2}${escapeRegExp(target.description)}: `));
     }
   });
 
@@ -266,6 +271,34 @@ describe('npm run bench -- --quick', () => {
       expect(check.spanDurationNs).toBeGreaterThan(0);
       expect(check.met, JSON.stringify(check)).toBe(true);
     }
+  });
+
+  it('starts every case of the startup group as a whole process, timed and weighed, against the bare app', () => {
+    const { startup, targets } = JSON.parse(readFileSync(jsonFile, 'utf8'));
+    expect(startup.rows.map((row: { id: string }) => row.id)).toEqual(['bare', 'register', 'setup', 'floor', 'peer']);
+    for (const row of startup.rows) {
+      expect(row.runs).toHaveLength(startup.rounds);
+      expect(row.cpuMs, row.id).toBeGreaterThan(0);
+      expect(row.peakRssMb, row.id).toBeGreaterThan(0);
+      expect(row.cpuRatios).toHaveLength(startup.rounds);
+    }
+    expect(startup.rows[0].cpuVsBare).toBe(1);
+    // each startup target reads the register row's per-round ratios, pooled
+    const cpu = targets.find((target: { id: string }) => target.id === 'startup-register-cpu');
+    expect(cpu.band.samples).toBe(startup.rounds);
+    expect(stdout).toContain('Startup (whole process, /usr/bin/time');
+  });
+
+  it('weighs a call in flight against the floor, and times the MCP round trip over stdio against the bare one', () => {
+    const { inFlight, mcpRoundTrip } = JSON.parse(readFileSync(jsonFile, 'utf8'));
+    expect(inFlight.listenerBytesPerCall).toBeGreaterThan(0);
+    expect(inFlight.floorBytesPerCall).toBeGreaterThan(0);
+    expect(inFlight.ratios).toHaveLength(inFlight.pairs);
+    expect(mcpRoundTrip.bareNs).toBeGreaterThan(0);
+    expect(mcpRoundTrip.observedNs).toBeGreaterThan(0);
+    expect(mcpRoundTrip.ratios).toHaveLength(mcpRoundTrip.pairs);
+    expect(stdout).toContain('Memory per call in flight');
+    expect(stdout).toContain('MCP tools/call round trip over stdio');
   });
 
   it('keeps every call of the exporter-down run free of errors, with its heap measured', () => {

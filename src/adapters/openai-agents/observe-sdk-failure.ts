@@ -1,9 +1,17 @@
-import { getCurrentSpan } from '@openai/agents';
 import type { SdkToolFailure } from './function-tool-error.js';
 import { recordSpanErrors } from './span-errors.js';
 
 /** What `defaultToolErrorFunction` of the SDK (`tool()`'s errorFunction unless one is given) returns. */
 export const SDK_DEFAULT_ERROR_TEXT = 'An error occurred while running the tool. Please try again.';
+
+/**
+ * The SDK's `getCurrentSpan`, imported at the first call rather than with this module: zero-code
+ * (`otel-tool-calls/register`) imports the adapter in every app, and loading `@openai/agents` costs
+ * about 1 s of CPU and 60 MB, in apps that do not use it too. Any copy of the SDK will do (its ES
+ * module or its CommonJS build): it keeps its current span in one AsyncLocalStorage per process
+ * (`Symbol.for('openai.agents.core.asyncLocalStorage')`).
+ */
+let getCurrentSpan: (() => object | null) | undefined;
 
 /** Whether the SDK turned a failure of the call into its output, and what it said of it. */
 export interface SdkOutcome {
@@ -47,6 +55,7 @@ export async function observeSdkFailure<T>(invoke: () => Promise<T>): Promise<Sd
     failed = true;
     failure = error !== null && typeof error === 'object' ? (error as SdkToolFailure) : undefined;
   };
+  getCurrentSpan ??= (await import('@openai/agents')).getCurrentSpan;
   const span: object | null = getCurrentSpan();
   const { output, watched } =
     span === null ? { output: await call(), watched: false } : await recordSpanErrors(span, record, call);

@@ -1,0 +1,66 @@
+import { execFileSync } from 'node:child_process';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { builtPackageExists, root, runUnderRegister } from './run-app.js';
+
+beforeAll(() => {
+  if (!builtPackageExists()) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
+}, 120_000);
+
+/** The packages an app under register has loaded, as the fixture prints them. */
+async function loadedUnder(env: Record<string, string>): Promise<string[]> {
+  const run = await runUnderRegister('loaded-packages.cjs', { env });
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  return JSON.parse(run.stdout) as string[];
+}
+
+/** What NodeSDK loads whatever the variables say, and a default configuration does not use. */
+const NOT_SELECTED_BY_DEFAULT = [
+  '@opentelemetry/sdk-node',
+  '@opentelemetry/exporter-trace-otlp-grpc',
+  '@opentelemetry/exporter-metrics-otlp-grpc',
+  '@opentelemetry/exporter-logs-otlp-grpc',
+  '@opentelemetry/exporter-zipkin',
+  '@opentelemetry/exporter-prometheus',
+  '@opentelemetry/propagator-b3',
+  '@opentelemetry/propagator-jaeger',
+  // the logs SDK waits for a logger to be asked for
+  '@opentelemetry/sdk-logs',
+  '@opentelemetry/exporter-logs-otlp-proto',
+  // a framework the app does not use
+  '@openai/agents',
+  '@openai/agents-core',
+];
+
+describe('otel-tool-calls/register: a lean start', () => {
+  it('the default variables load the trace and metrics SDKs and their OTLP/protobuf exporters, nothing else of the SDK, and no framework', async () => {
+    const loaded = await loadedUnder({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', OTEL_LOGS_EXPORTER: '' });
+    expect(loaded).toEqual(
+      expect.arrayContaining([
+        '@opentelemetry/sdk-trace',
+        '@opentelemetry/sdk-metrics',
+        '@opentelemetry/exporter-trace-otlp-proto',
+        '@opentelemetry/exporter-metrics-otlp-proto',
+        '@opentelemetry/context-async-hooks',
+      ]),
+    );
+    for (const name of NOT_SELECTED_BY_DEFAULT) expect(loaded, name).not.toContain(name);
+  });
+
+  it('what a variable selects is loaded when it selects it: Prometheus, B3, the OTLP/JSON exporters', async () => {
+    const loaded = await loadedUnder({
+      OTEL_METRICS_EXPORTER: 'prometheus',
+      OTEL_EXPORTER_PROMETHEUS_PORT: '0',
+      OTEL_PROPAGATORS: 'b3',
+    });
+    expect(loaded).toEqual(
+      expect.arrayContaining([
+        '@opentelemetry/exporter-prometheus',
+        '@opentelemetry/propagator-b3',
+        '@opentelemetry/exporter-trace-otlp-http',
+      ]),
+    );
+    expect(loaded).not.toContain('@opentelemetry/exporter-metrics-otlp-proto');
+    expect(loaded).not.toContain('@opentelemetry/sdk-node');
+  });
+});
