@@ -1,4 +1,3 @@
-import { getCurrentSpan } from '@openai/agents';
 import type { SdkToolFailure } from './function-tool-error.js';
 import { recordSpanErrors } from './span-errors.js';
 
@@ -9,6 +8,14 @@ export const SDK_DEFAULT_ERROR_TEXT = 'An error occurred while running the tool.
 export interface SdkOutcome {
   readonly failed: boolean;
   readonly failure?: SdkToolFailure;
+}
+
+/**
+ * What the adapter needs of the SDK itself, handed in rather than imported: `wrapTools` takes it from
+ * `@openai/agents`, zero-code from the SDK module as it loads (so the instrumentation imports none).
+ */
+export interface AgentsSdk {
+  readonly getCurrentSpan: () => object | null;
 }
 
 /** The outcome each observed `invoke` found, by the promise it returned: what a wrapper around it reads. */
@@ -35,7 +42,10 @@ export function keepOutcome(returned: object, outcome: () => SdkOutcome): void {
  * - when `invoke` is itself observed (a wrapped tool wrapped again), the inner one saw the SDK's
  *   signal: its outcome is this one's.
  */
-export async function observeSdkFailure<T>(invoke: () => Promise<T>): Promise<SdkOutcome & { readonly output: T }> {
+export async function observeSdkFailure<T>(
+  sdk: AgentsSdk,
+  invoke: () => Promise<T>,
+): Promise<SdkOutcome & { readonly output: T }> {
   let returned: Promise<T> | undefined;
   const call = () => {
     returned = invoke();
@@ -47,7 +57,7 @@ export async function observeSdkFailure<T>(invoke: () => Promise<T>): Promise<Sd
     failed = true;
     failure = error !== null && typeof error === 'object' ? (error as SdkToolFailure) : undefined;
   };
-  const span: object | null = getCurrentSpan();
+  const span: object | null = sdk.getCurrentSpan();
   const { output, watched } =
     span === null ? { output: await call(), watched: false } : await recordSpanErrors(span, record, call);
   const inner = returned === undefined ? undefined : outcomes.get(returned);
