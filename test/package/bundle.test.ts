@@ -35,7 +35,10 @@ const isAdapter = (subpath: Subpath) => ENTRY_POINTS[subpath].startsWith('src/ad
 const neededBy = (subpath: Subpath): RegExp | undefined => NEEDED[subpath] ?? MORE_NEEDED[subpath];
 
 const packageOf = (specifier: string) =>
-  specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 
 /**
  * Records each framework the bundle imports, and fails the bundle (as a bundler does when the peer
