@@ -15,10 +15,10 @@ const BUN_LINE =
 const DENO_LINE =
   'otel-tool-calls/register: zero-code does not run under Deno (no Node loader hooks): nothing is observed; use the adapters (wrapTools, instrumentServer, ...)\n';
 
-const underRegister = (runtime: Runtime, fixture: string) =>
+const underRegister = (runtime: Runtime, fixture: string, env: Record<string, string> = {}) =>
   runUnderRegister(fixture, {
     runtime: { executable: runtime.executable, args: runtime.preload },
-    env: { NO_COLOR: '1' },
+    env: { NO_COLOR: '1', ...env },
     timeoutMs: TIMEOUT,
   });
 
@@ -59,12 +59,14 @@ describe.skipIf(!ready)('the runtime matrix', () => {
   }
 
   const bun = RUNTIMES.find((runtime) => runtime.name === 'Bun') as Runtime;
+  // Under Bun the OTLP batch is not flushed at exit (a short app's spans never reach the receiver:
+  // open, docs/compatibility.md); the console exporter shows the calls observed.
   it(
     'Bun: zero-code observes a CommonJS app and says in one line that ES module imports are not',
     async () => {
-      const app = await underRegister(bun, 'ai-sdk.cjs');
+      const app = await underRegister(bun, 'ai-sdk.cjs', { OTEL_TRACES_EXPORTER: 'console' });
       expect({ code: app.code, stderr: app.stderr }).toEqual({ code: 0, stderr: BUN_LINE });
-      expect(toolSpans(app).length).toBeGreaterThan(0);
+      expect(app.stdout).toMatch(/execute_tool getWeather/);
     },
     TIMEOUT,
   );
