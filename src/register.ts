@@ -16,13 +16,13 @@
  *
  * @module
  */
-import { register } from 'node:module';
 import { isMainThread } from 'node:worker_threads';
 import { ESM_HOOKED_FILES } from './instrumentation/hooked-files.js';
 import { ToolCallsInstrumentation } from './instrumentation/tool-calls-instrumentation.js';
 import { LeanNodeSdk } from './internal/lean-node-sdk.js';
 import { loadOptionalPackage } from './internal/optional-package.js';
 import { startGivingWayToTheAppsSdk } from './register/app-sdk.js';
+import { registerEsmHooks } from './register/esm-hooks.js';
 import { flushAtExit } from './register/exit-flush.js';
 import { shutdownTimeoutMs } from './register/shutdown-timeout.js';
 
@@ -32,8 +32,9 @@ if (isMainThread && process.env.OTEL_SDK_DISABLED?.trim().toLowerCase() !== 'tru
 
 function start(): void {
   // ESM: import-in-the-middle's loader hook, for the framework files the instrumentation patches
-  // only (every other module loads untouched). CommonJS needs no hook: require-in-the-middle.
-  register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, { data: { include: ESM_HOOKED_FILES } });
+  // only (every other module loads untouched); one line where the runtime has none. CommonJS needs
+  // no hook: require-in-the-middle.
+  if (registerEsmHooks(ESM_HOOKED_FILES, import.meta.url) === 'none') return;
 
   // each part as sdk-node would load it: the copies it depends on, where it is installed
   const load = <Module>(name: string) =>

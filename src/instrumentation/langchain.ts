@@ -1,10 +1,12 @@
+import type { ToolMessage } from '@langchain/core/messages';
 import {
   InstrumentationNodeModuleDefinition,
   InstrumentationNodeModuleFile,
   isWrapped,
 } from '@opentelemetry/instrumentation';
+import { observedTool } from '../adapters/langchain/observed-tool.js';
 import { observingRejection } from '../adapters/langchain/rejected-input.js';
-import { wrapTools } from '../adapters/langchain/wrap-tools.js';
+import type { LoadToolMessage } from '../adapters/langchain/tool-message.js';
 import { isObserved } from '../internal/observed-marker.js';
 import type { ToolCallListener } from '../tool-call-listener.js';
 import { guarded, type PatchContext } from './patch-context.js';
@@ -15,6 +17,8 @@ export const LANGCHAIN_VERSIONS: SupportedVersions = { from: '1.0.0', belowMajor
 
 const NAME = '@langchain/core';
 const FILES = ['dist/tools/index.cjs', 'dist/tools/index.js'];
+/** Where `ToolMessage` is defined; `dist/tools/index` imports it, so it has loaded before the tools. */
+const MESSAGE_FILES = ['dist/messages/tool.cjs', 'dist/messages/tool.js'];
 type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
 
 /*
@@ -25,11 +29,16 @@ type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
  * reported failure's `ToolMessage` are those of the wrapped path. The stand-in is made once per tool
  * and listener, and the tool itself is never changed: state it keeps across calls, its `#private`
  * fields and its identity are its own, and `disable()` leaves nothing behind on it.
+ * The `ToolMessage` of a reported failure is the class of the LangChain the app loaded, taken from
+ * its module as it loads: this file imports nothing of LangChain's, so a bundle of the
+ * instrumentation needs no LangChain.
  */
 export function langchainModules(context: PatchContext): InstrumentationNodeModuleDefinition[] {
   const { wrap, unwrap, isEnabled, logger } = context;
   // by listener: a new config (a new listener) makes new stand-ins, the old ones go with the old listener
   const standIns = new WeakMap<ToolCallListener<unknown>, WeakMap<object, object>>();
+  let loadedToolMessage: typeof ToolMessage | undefined;
+  const toolMessage: LoadToolMessage = async () => loadedToolMessage;
 
   const standInFor = (tool: object): object => {
     const listener = context.listener();
@@ -40,7 +49,7 @@ export function langchainModules(context: PatchContext): InstrumentationNodeModu
     }
     let standIn = byTool.get(tool);
     if (standIn === undefined) {
-      standIn = wrapTools([tool as never], listener)[0] as unknown as object;
+      standIn = observedTool(tool as never, listener, toolMessage) as unknown as object;
       byTool.set(tool, standIn);
     }
     return standIn;
@@ -60,7 +69,7 @@ export function langchainModules(context: PatchContext): InstrumentationNodeModu
           if (standIn === this) return run.apply(this, args);
           // the stand-in's `call` is not the one running here: a rejected input is observed around it
           const name = String((this as { name?: unknown }).name);
-          return observingRejection(name, context.listener(), args[0], args[1], () =>
+          return observingRejection(name, context.listener(), toolMessage, args[0], args[1], () =>
             Promise.resolve(run.apply(standIn, args)),
           );
         },
@@ -72,16 +81,20 @@ export function langchainModules(context: PatchContext): InstrumentationNodeModu
     if (prototype && isWrapped(prototype.call)) unwrap(prototype, 'call');
   };
 
+  const keepToolMessage = (moduleExports: { ToolMessage?: typeof ToolMessage }) => {
+    if (typeof moduleExports.ToolMessage === 'function') loadedToolMessage = moduleExports.ToolMessage;
+    return moduleExports;
+  };
+
   const range = [declaredRange(LANGCHAIN_VERSIONS)];
   const notice = noticeUnsupported(logger, NAME, LANGCHAIN_VERSIONS);
   return [
-    new InstrumentationNodeModuleDefinition(
-      NAME,
-      range,
-      undefined,
-      undefined,
-      FILES.map((file) => new InstrumentationNodeModuleFile(`${NAME}/${file}`, range, patch, unpatch)),
-    ),
+    new InstrumentationNodeModuleDefinition(NAME, range, undefined, undefined, [
+      ...MESSAGE_FILES.map(
+        (file) => new InstrumentationNodeModuleFile(`${NAME}/${file}`, range, keepToolMessage, () => {}),
+      ),
+      ...FILES.map((file) => new InstrumentationNodeModuleFile(`${NAME}/${file}`, range, patch, unpatch)),
+    ]),
     new InstrumentationNodeModuleDefinition(
       NAME,
       ['*'],

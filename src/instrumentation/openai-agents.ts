@@ -1,4 +1,6 @@
 import { InstrumentationNodeModuleDefinition, isWrapped } from '@opentelemetry/instrumentation';
+import type { AgentsSdk } from '../adapters/openai-agents/observe-sdk-failure.js';
+import { observedTool as standInTool } from '../adapters/openai-agents/observed-tool.js';
 import { isObserved } from '../internal/observed-marker.js';
 import type { ToolCallListener } from '../tool-call-listener.js';
 import { guarded, type PatchContext } from './patch-context.js';
@@ -9,7 +11,10 @@ export const OPENAI_AGENTS_VERSIONS: SupportedVersions = { from: '0.20.0', below
 
 const NAMES = ['@openai/agents', '@openai/agents-core'];
 type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
-type Adapter = typeof import('../adapters/openai-agents/wrap-tools.js');
+interface AgentsModule {
+  readonly Agent?: { prototype: Record<string, unknown> };
+  readonly getCurrentSpan?: () => object | null;
+}
 interface FunctionToolLike {
   readonly type?: unknown;
   readonly invoke?: unknown;
@@ -21,15 +26,14 @@ interface FunctionToolLike {
  * by its `wrapTool` stand-in (made once per tool and listener, so the runner sees one tool across
  * turns; a frozen tool too), which reads every property on the tool and runs its own `invoke`; the
  * agent's own `tools` are unchanged.
- * The adapter loads `@openai/agents` itself, so it is imported once the app has loaded that SDK,
- * in the app's module format (this file never imports it at load).
+ * What the adapter reads of the SDK (`getCurrentSpan`) is taken from the module the hook is handed:
+ * this file imports nothing of the SDK's, so a bundle of the instrumentation needs no `@openai/agents`.
  */
 export function openaiAgentsModules(context: PatchContext): InstrumentationNodeModuleDefinition[] {
   const { wrap, unwrap, isEnabled, logger } = context;
-  let adapter: Promise<Adapter | undefined> | undefined;
   const standIns = new WeakMap<ToolCallListener<unknown>, WeakMap<object, unknown>>();
 
-  const observedTool = (wrapTool: Adapter['wrapTool'], tool: unknown): unknown => {
+  const observedTool = (agents: AgentsSdk, tool: unknown): unknown => {
     const candidate = tool as FunctionToolLike | null;
     if (candidate === null || typeof candidate !== 'object' || candidate.type !== 'function') return tool;
     if (typeof candidate.invoke !== 'function' || isObserved(candidate.invoke)) return tool;
@@ -41,19 +45,21 @@ export function openaiAgentsModules(context: PatchContext): InstrumentationNodeM
     }
     let standIn = byTool.get(candidate);
     if (standIn === undefined) {
-      standIn = wrapTool(candidate as never, listener);
+      standIn = standInTool(candidate as never, listener, agents);
       byTool.set(candidate, standIn);
     }
     return standIn;
   };
 
-  const patch = (moduleExports: { Agent?: { prototype: Record<string, unknown> } }) => {
+  const patch = (moduleExports: AgentsModule) => {
     const prototype = moduleExports.Agent?.prototype;
     if (!prototype || typeof prototype.getAllTools !== 'function') return moduleExports;
-    adapter ??= import('../adapters/openai-agents/wrap-tools.js').catch((error: unknown) => {
-      logger.warn(`OpenAI Agents tools: not observed (${error instanceof Error ? error.message : String(error)})`);
-      return undefined;
-    });
+    const { getCurrentSpan } = moduleExports;
+    if (typeof getCurrentSpan !== 'function') {
+      logger.warn('OpenAI Agents tools: not observed (the SDK module has no getCurrentSpan)');
+      return moduleExports;
+    }
+    const agents: AgentsSdk = { getCurrentSpan };
     wrap(
       prototype,
       'getAllTools',
@@ -61,19 +67,12 @@ export function openaiAgentsModules(context: PatchContext): InstrumentationNodeM
         async function getAllTools(this: unknown, ...args: unknown[]) {
           const tools = await (original as AnyFunction).apply(this, args);
           if (!isEnabled() || !Array.isArray(tools)) return tools;
-          const loaded = await adapter;
-          if (loaded === undefined) return tools;
-          return guarded(
-            logger,
-            'OpenAI Agents tools',
-            () => tools.map((tool) => observedTool(loaded.wrapTool, tool)),
-            tools,
-          );
+          return guarded(logger, 'OpenAI Agents tools', () => tools.map((tool) => observedTool(agents, tool)), tools);
         },
     );
     return moduleExports;
   };
-  const unpatch = (moduleExports: { Agent?: { prototype: Record<string, unknown> } }) => {
+  const unpatch = (moduleExports: AgentsModule) => {
     const prototype = moduleExports.Agent?.prototype;
     if (prototype && isWrapped(prototype.getAllTools)) unwrap(prototype, 'getAllTools');
   };

@@ -10,15 +10,25 @@ const langchainTools = createRequire(import.meta.url)(
   '@langchain/core/tools',
 ) as typeof import('@langchain/core/tools');
 
-/** The instrumentation's patch of `@langchain/core/dist/tools/index.cjs`, applied as InstrumentationBase applies it. */
+// its CommonJS messages module (what `dist/messages/tool.cjs` exports, `ToolMessage`, it exports too)
+const langchainMessages = createRequire(import.meta.url)(
+  '@langchain/core/messages',
+) as typeof import('@langchain/core/messages');
+
+/**
+ * The instrumentation's patches of `@langchain/core/dist/messages/tool.cjs` and `dist/tools/index.cjs`,
+ * applied as InstrumentationBase applies them: in the order LangChain loads them.
+ */
 function patchLangChain(instrumentation: ToolCallsInstrumentation): () => void {
-  const file = instrumentation
+  const files = instrumentation
     .getModuleDefinitions()
-    .find((definition) => definition.name === '@langchain/core' && definition.supportedVersions[0] !== '*')
-    ?.files.find((candidate) => candidate.name.endsWith('/dist/tools/index.cjs'));
-  if (file === undefined) throw new Error('no patch for @langchain/core/dist/tools/index.cjs');
-  file.patch(langchainTools);
-  return () => file.unpatch(langchainTools);
+    .find((definition) => definition.name === '@langchain/core' && definition.supportedVersions[0] !== '*')?.files;
+  const messages = files?.find((candidate) => candidate.name.endsWith('/dist/messages/tool.cjs'));
+  const tools = files?.find((candidate) => candidate.name.endsWith('/dist/tools/index.cjs'));
+  if (messages === undefined || tools === undefined) throw new Error("no patch for @langchain/core's tools");
+  messages.patch(langchainMessages);
+  tools.patch(langchainTools);
+  return () => tools.unpatch(langchainTools);
 }
 
 /** A tool class with a `#private` key and a counter; `receivers` keeps each object LangChain's `call` ran on. */
@@ -83,6 +93,33 @@ describe('ToolCallsInstrumentation: LangChain tools observed in place', () => {
       expect(Reflect.ownKeys(inventory)).toEqual(ownKeys);
     } finally {
       unpatch();
+    }
+  });
+
+  it("reports a failure as LangChain's own ToolMessage (status 'error'), its class taken from the module LangChain loaded", async () => {
+    const telemetry = createTestTelemetry();
+    const instrumentation = new ToolCallsInstrumentation({ enabled: false, errorPolicy: 'report' });
+    instrumentation.setTracerProvider(telemetry.tracerProvider);
+    instrumentation.enable();
+    const unpatch = patchLangChain(instrumentation);
+    try {
+      const failing = langchainTools.tool(
+        () => {
+          throw new Error('warehouse offline');
+        },
+        { name: 'inventory', description: 'Stock levels', schema: z.object({ sku: z.string() }) },
+      );
+      const message = await failing.invoke({ name: 'inventory', args: { sku: 'ab' }, id: 'call_9', type: 'tool_call' });
+
+      expect(message).toBeInstanceOf(langchainMessages.ToolMessage);
+      expect({ status: message.status, content: message.content, id: message.tool_call_id }).toEqual({
+        status: 'error',
+        content: "Tool 'inventory' failed: warehouse offline",
+        id: 'call_9',
+      });
+    } finally {
+      unpatch();
+      instrumentation.disable();
     }
   });
 });

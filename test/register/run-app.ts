@@ -53,6 +53,8 @@ export async function runUnderRegister(
     readonly timeoutMs?: number;
     /** Where the app runs (its node_modules): the repo by default. */
     readonly cwd?: string;
+    /** The runtime and how it preloads register (test/runtimes): this Node, `--import|--require`, by default. */
+    readonly runtime?: { readonly executable: string; readonly args: (preload: 'import' | 'require') => string[] };
     /** Once the app has printed `printed`, `run` runs (e.g. scrapes it, or stops it with a signal). */
     readonly whenPrinted?: { readonly printed: string; readonly run: (child: ChildProcess) => Promise<void> };
   } = {},
@@ -73,9 +75,13 @@ export async function runUnderRegister(
       OTEL_METRIC_EXPORT_INTERVAL: '600000',
       ...options.env,
     });
-    const args = preload === 'none' ? [] : [`--${preload}`, 'otel-tool-calls/register'];
+    const {
+      executable = process.execPath,
+      args: preloading = (how: 'import' | 'require') => [`--${how}`, 'otel-tool-calls/register'],
+    } = options.runtime ?? {};
+    const args = preload === 'none' ? [] : preloading(preload);
     const path = fixture.startsWith('/') ? fixture : `${fixtures}${fixture}`;
-    const child = spawn(process.execPath, [...args, path], { cwd: options.cwd ?? root, env });
+    const child = spawn(executable, [...args, path], { cwd: options.cwd ?? root, env });
     let stdout = '';
     let stderr = '';
     let interaction: Promise<void> | undefined;

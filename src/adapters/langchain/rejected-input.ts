@@ -2,6 +2,7 @@ import type { ToolRunnableConfig } from '@langchain/core/tools';
 import { observeRejectedCall } from '../../internal/observe-rejected-call.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_LANGCHAIN } from '../frameworks.js';
+import type { LoadToolMessage } from './tool-message.js';
 
 /** `StructuredTool.call`, as LangChain's `invoke` calls it on the tool (the stand-in: `this`). */
 export type ToolCall = (this: unknown, arg: unknown, configArg?: unknown, tags?: unknown) => Promise<unknown>;
@@ -27,11 +28,14 @@ export function thrownByToolFunction(error: unknown): void {
 export function observedCall(
   tool: { readonly name: string; readonly call: unknown },
   listener: ToolCallListener<unknown>,
+  toolMessage: LoadToolMessage,
 ): ToolCall {
   return function call(this: unknown, arg, configArg, tags) {
     // read on the original at each call, and run on the stand-in: its `this._call` is the observed one
     const original = tool.call as ToolCall;
-    return observingRejection(tool.name, listener, arg, configArg, () => original.call(this, arg, configArg, tags));
+    return observingRejection(tool.name, listener, toolMessage, arg, configArg, () =>
+      original.call(this, arg, configArg, tags),
+    );
   };
 }
 
@@ -39,6 +43,7 @@ export function observedCall(
 export async function observingRejection(
   toolName: string,
   listener: ToolCallListener<unknown>,
+  toolMessage: LoadToolMessage,
   arg: unknown,
   configArg: unknown,
   call: () => Promise<unknown>,
@@ -57,7 +62,7 @@ export async function observingRejection(
       framework: FRAMEWORK_LANGCHAIN,
     });
     if (reported === undefined) throw error;
-    return reportedCallOutput(toolName, reported, toolCallId);
+    return reportedCallOutput(toolName, reported, toolCallId, toolMessage);
   }
 }
 
@@ -87,8 +92,14 @@ function toolCallIdOf(arg: unknown, configArg: unknown): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-async function reportedCallOutput(name: string, text: string, toolCallId: string | undefined): Promise<unknown> {
+async function reportedCallOutput(
+  name: string,
+  text: string,
+  toolCallId: string | undefined,
+  toolMessage: LoadToolMessage,
+): Promise<unknown> {
   if (toolCallId === undefined) return text;
-  const { ToolMessage } = await import('@langchain/core/messages');
+  const ToolMessage = await toolMessage();
+  if (ToolMessage === undefined) return text;
   return new ToolMessage({ status: 'error', content: text, tool_call_id: toolCallId, name });
 }

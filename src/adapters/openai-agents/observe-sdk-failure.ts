@@ -4,19 +4,18 @@ import { recordSpanErrors } from './span-errors.js';
 /** What `defaultToolErrorFunction` of the SDK (`tool()`'s errorFunction unless one is given) returns. */
 export const SDK_DEFAULT_ERROR_TEXT = 'An error occurred while running the tool. Please try again.';
 
-/**
- * The SDK's `getCurrentSpan`, imported at the first call rather than with this module: zero-code
- * (`otel-tool-calls/register`) imports the adapter in every app, and loading `@openai/agents` costs
- * about 1 s of CPU and 60 MB, in apps that do not use it too. Any copy of the SDK will do (its ES
- * module or its CommonJS build): it keeps its current span in one AsyncLocalStorage per process
- * (`Symbol.for('openai.agents.core.asyncLocalStorage')`).
- */
-let getCurrentSpan: (() => object | null) | undefined;
-
 /** Whether the SDK turned a failure of the call into its output, and what it said of it. */
 export interface SdkOutcome {
   readonly failed: boolean;
   readonly failure?: SdkToolFailure;
+}
+
+/**
+ * What the adapter needs of the SDK itself, handed in rather than imported: `wrapTools` takes it from
+ * `@openai/agents`, zero-code from the SDK module as it loads (so the instrumentation imports none).
+ */
+export interface AgentsSdk {
+  readonly getCurrentSpan: () => object | null;
 }
 
 /** The outcome each observed `invoke` found, by the promise it returned: what a wrapper around it reads. */
@@ -43,7 +42,10 @@ export function keepOutcome(returned: object, outcome: () => SdkOutcome): void {
  * - when `invoke` is itself observed (a wrapped tool wrapped again), the inner one saw the SDK's
  *   signal: its outcome is this one's.
  */
-export async function observeSdkFailure<T>(invoke: () => Promise<T>): Promise<SdkOutcome & { readonly output: T }> {
+export async function observeSdkFailure<T>(
+  sdk: AgentsSdk,
+  invoke: () => Promise<T>,
+): Promise<SdkOutcome & { readonly output: T }> {
   let returned: Promise<T> | undefined;
   const call = () => {
     returned = invoke();
@@ -55,8 +57,7 @@ export async function observeSdkFailure<T>(invoke: () => Promise<T>): Promise<Sd
     failed = true;
     failure = error !== null && typeof error === 'object' ? (error as SdkToolFailure) : undefined;
   };
-  getCurrentSpan ??= (await import('@openai/agents')).getCurrentSpan;
-  const span: object | null = getCurrentSpan();
+  const span: object | null = sdk.getCurrentSpan();
   const { output, watched } =
     span === null ? { output: await call(), watched: false } : await recordSpanErrors(span, record, call);
   const inner = returned === undefined ? undefined : outcomes.get(returned);

@@ -1,22 +1,12 @@
-import type { FunctionTool, Tool } from '@openai/agents';
-import { forwardingObject } from '../../internal/forwarding-object.js';
-import { observeCall } from '../../internal/observe-call.js';
-import { markObserved } from '../../internal/observed-marker.js';
-import { markRejection } from '../../internal/rejection-mark.js';
-import { toolNameOf } from '../../internal/tool-name.js';
+import { getCurrentSpan, type Tool } from '@openai/agents';
 import { assertListener, describe } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
-import type { ToolDefinition } from '../../tool-callback.js';
-import { FRAMEWORK_OPENAI_AGENTS } from '../frameworks.js';
-import { FunctionToolError } from './function-tool-error.js';
-import { watchInputParsing } from './input-parsing.js';
-import { keepOutcome, observeSdkFailure, type SdkOutcome } from './observe-sdk-failure.js';
+import { type AnyFunctionTool, isFunctionTool, observedTool } from './observed-tool.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: a tool's run context type is contravariant (invoke's parameter)
 type AnyTool = Tool<any>;
-// biome-ignore lint/suspicious/noExplicitAny: see AnyTool
-type AnyFunctionTool = FunctionTool<any, any, any>;
-type InvokeArguments = Parameters<AnyFunctionTool['invoke']>;
+/** The SDK this adapter reads the current span from: the one the app imports the tools' `tool()` from. */
+const sdk = { getCurrentSpan };
 
 /**
  * Wraps the `FunctionTool`s of a tool list (made by `tool()`) so that `listener` sees each
@@ -41,7 +31,7 @@ export function wrapTools<const Tools extends readonly AnyTool[], Context = unkn
     }
   }
   return tools.map((tool) =>
-    isFunctionTool(tool) ? observedTool(tool, listener as ToolCallListener<unknown>) : tool,
+    isFunctionTool(tool) ? observedTool(tool, listener as ToolCallListener<unknown>, sdk) : tool,
   ) as { -readonly [K in keyof Tools]: Tools[K] };
 }
 
@@ -54,112 +44,5 @@ export function wrapTool<T extends AnyFunctionTool, Context = unknown>(
     throw new TypeError(`wrapTool: \`tool\` must be a FunctionTool (made by tool()), got ${describe(tool)}`);
   }
   assertListener(listener, 'wrapTool');
-  return observedTool(tool, listener as ToolCallListener<unknown>);
-}
-
-function isFunctionTool(tool: unknown): tool is AnyFunctionTool {
-  return (
-    tool !== null &&
-    typeof tool === 'object' &&
-    (tool as { type?: unknown }).type === 'function' &&
-    typeof (tool as { invoke?: unknown }).invoke === 'function'
-  );
-}
-
-/*
- * Where the hook sits: `invoke` is the only entry point the runner (and `invokeFunctionTool`) uses.
- * Its outcomes, and what the listener sees:
- * - it resolves and the SDK signalled no failure: success;
- * - it resolves to what the tool's errorFunction made of a failure (by default a fixed "An error
- *   occurred..." text): a `FunctionToolError`, see observeSdkFailure for how the failure is seen;
- * - it rejects (errorFunction: null, fatal input errors, aborts): that error, as is.
- * "rethrow" keeps the SDK's own outcome exactly; "report" makes the listener's text the output.
- */
-function observedTool<T extends AnyFunctionTool>(tool: T, listener: ToolCallListener<unknown>): T {
-  const original = tool.invoke;
-  // a name that is not a string (a Symbol) must not make the failure's message throw
-  const toolName = toolNameOf(tool);
-  const definition: ToolDefinition = { name: toolName, description: tool.description, inputSchema: tool.parameters };
-  const metadata = { strict: tool.strict };
-
-  function invoke(...args: InvokeArguments): Promise<unknown> {
-    const [, input, details] = args;
-    // whether the SDK parsed the arguments: a failure before that is the model's (input-parsing.ts)
-    const parsing = watchInputParsing(details);
-    const invokeArgs =
-      parsing.details === details
-        ? args
-        : (args.map((arg, index) => (index === 2 ? parsing.details : arg)) as InvokeArguments);
-    // what the SDK made of this one invocation, seen while `original` runs
-    let sdk: SdkOutcome = { failed: false };
-    let failure: FunctionToolError | undefined;
-    const parsedInput = parseArguments(input);
-    const returned = observeCall(
-      {
-        definition,
-        metadata,
-        input: parsedInput,
-        toolContext: {
-          toolCallId: details?.toolCall?.callId,
-          signal: details?.signal,
-          framework: FRAMEWORK_OPENAI_AGENTS,
-        },
-        run: async () => {
-          // as the runner calls it: `tool.invoke(...)`, on the original tool
-          const outcome = await observeSdkFailure(() =>
-            handingOn(input, parsedInput, () => Reflect.apply(original, tool, invokeArgs) as Promise<unknown>),
-          ).catch((error: unknown) => {
-            // the SDK's own error for arguments it refused, rejected (no errorFunction): the model's
-            throw isSdkInvalidInput(error) ? markRejection(error, 'invalid_input') : error;
-          });
-          sdk = { failed: outcome.failed, failure: outcome.failure };
-          if (outcome.failed) {
-            failure = new FunctionToolError(toolName, outcome.output, outcome.failure, parsing.parsed() === false);
-          }
-          return outcome.output;
-        },
-        failureOf: () => failure,
-        // the listener's report is the output the model sees
-        report: (text) => text,
-      },
-      listener,
-    );
-    keepOutcome(returned, () => sdk);
-    return returned;
-  }
-
-  return forwardingObject(tool, new Map([['invoke', markObserved(invoke)]]));
-}
-
-function isSdkInvalidInput(error: unknown): error is Error {
-  return error instanceof Error && error.name === 'InvalidToolInputError';
-}
-
-/**
- * The arguments an observed `invoke` has parsed, while it calls the tool's own `invoke`: a tool
- * wrapped twice calls the inner observed `invoke` synchronously from there, and the inner one hands
- * its listener the very same object. That is how the listener tells a second layer of one call
- * (one span) from the tool calling itself (outer-tool-call.ts: the same layer, another input).
- */
-let handedOn: { readonly text: string; readonly value: unknown } | undefined;
-
-function handingOn<T>(text: string, value: unknown, invoke: () => T): T {
-  const previous = handedOn;
-  handedOn = { text, value };
-  try {
-    return invoke();
-  } finally {
-    handedOn = previous;
-  }
-}
-
-/** The model sends arguments as a JSON string; listeners (and captured spans) get the object. */
-function parseArguments(input: string): unknown {
-  if (typeof input !== 'string') return input;
-  if (handedOn !== undefined && handedOn.text === input) return handedOn.value;
-  try {
-    return JSON.parse(input) as unknown;
-  } catch {
-    return input;
-  }
+  return observedTool(tool, listener as ToolCallListener<unknown>, sdk);
 }
