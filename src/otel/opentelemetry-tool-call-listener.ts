@@ -30,6 +30,7 @@ import { captureContent } from './content-capture.js';
 import { decideErrorPolicy } from './error-policy.js';
 import { isErrorLike } from './error-type.js';
 import { MetricAttributes } from './metric-attributes.js';
+import { keepHidden, OPERATION_TELEMETRY, type OperationTelemetry } from './operation-telemetry.js';
 import {
   closeToolCall,
   contextWithToolCall,
@@ -172,6 +173,9 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       this.onError === own.onError &&
       errorPolicy === 'rethrow' &&
       Object.values(toolErrorPolicies).every((policy) => policy === 'rethrow');
+    // the protocol operations that are not tool calls (MCP's tools/list, ...) use the same tracer and meter
+    const telemetry: OperationTelemetry = { tracer: this.tracer, meter: () => this.getInstruments()?.meter };
+    keepHidden(this, OPERATION_TELEMETRY, telemetry);
   }
 
   /**
