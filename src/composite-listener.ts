@@ -1,3 +1,4 @@
+import { COMPOSED_LISTENERS, keepHidden } from './otel/operation-telemetry.js';
 import type { ToolCallInfo, ToolCallListener } from './tool-call-listener.js';
 
 /**
@@ -17,7 +18,7 @@ export function compositeListener(listeners: readonly ToolCallListener<unknown>[
   // indexes, not listeners, so that the same listener given twice keeps two contexts
   const reversed = all.map((_, index) => index).reverse();
 
-  return {
+  const composite: ToolCallListener<unknown[]> = {
     beforeCall(toolName: string, toolInput: unknown, call: ToolCallInfo): unknown[] {
       const contexts: unknown[] = [];
       for (const listener of all) {
@@ -57,6 +58,9 @@ export function compositeListener(listeners: readonly ToolCallListener<unknown>[
       return body();
     },
   };
+  // so that an adapter finds an OpenTelemetry listener among the parts (otel/operation-telemetry.ts)
+  keepHidden(composite, COMPOSED_LISTENERS, Object.freeze(all));
+  return composite;
 }
 
 /** Calls `fn` for each listener in `order` even when one throws, then rethrows the first error. */

@@ -24,11 +24,11 @@ const client = instrumentClient(
   new Client({ name: 'weather-agent', version: '1.0.0' }),
   new OpenTelemetryToolCallListener(),
 );
-await client.connect(transport);
-
 // the agent's own span: what a framework's invoke_agent span would be
 const answer = await trace.getTracer('weather-agent').startActiveSpan('invoke_agent weather-agent', async (span) => {
   try {
+    // connected inside the agent's span: the session's initialize exchange is in the same trace
+    await client.connect(transport);
     const result = await client.callTool({ name: 'weather', arguments: { city: 'Oslo' } });
     return (result.content as { text: string }[]).map((part) => part.text).join(' ');
   } finally {

@@ -32,6 +32,7 @@ import { decideErrorPolicy } from './error-policy.js';
 import { isErrorLike } from './error-type.js';
 import { keepFailure } from './kept-failure.js';
 import { MetricAttributes } from './metric-attributes.js';
+import { keepHidden, OPERATION_TELEMETRY, type OperationTelemetry } from './operation-telemetry.js';
 import {
   closeCallById,
   closeToolCall,
@@ -176,6 +177,9 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       this.onError === own.onError &&
       errorPolicy === 'rethrow' &&
       Object.values(toolErrorPolicies).every((policy) => policy === 'rethrow');
+    // the protocol operations that are not tool calls (MCP's tools/list, ...) use the same tracer and meter
+    const telemetry: OperationTelemetry = { tracer: this.tracer, meter: () => this.getInstruments()?.meter };
+    keepHidden(this, OPERATION_TELEMETRY, telemetry);
   }
 
   /**

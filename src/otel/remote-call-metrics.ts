@@ -10,13 +10,16 @@ import {
 import type { ToolCallInfo } from '../tool-call-listener.js';
 import {
   ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_GEN_AI_PROMPT_NAME,
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_MCP_METHOD_NAME,
   ATTR_MCP_PROTOCOL_VERSION,
   ATTR_RPC_RESPONSE_STATUS_CODE,
   MCP_OPERATION_DURATION_BUCKETS,
   METRIC_MCP_CLIENT_OPERATION_DURATION,
+  METRIC_MCP_CLIENT_SESSION_DURATION,
   METRIC_MCP_SERVER_OPERATION_DURATION,
+  METRIC_MCP_SERVER_SESSION_DURATION,
 } from './semconv.js';
 
 /*
@@ -31,6 +34,7 @@ import {
 const MCP_COMMON: readonly string[] = [
   ATTR_MCP_METHOD_NAME,
   ATTR_GEN_AI_TOOL_NAME,
+  ATTR_GEN_AI_PROMPT_NAME,
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_MCP_PROTOCOL_VERSION,
   ATTR_NETWORK_TRANSPORT,
@@ -40,10 +44,23 @@ const MCP_COMMON: readonly string[] = [
   ATTR_RPC_RESPONSE_STATUS_CODE,
 ];
 const MCP_CLIENT: readonly string[] = [...MCP_COMMON, ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT];
+/** The session metrics' attributes (the conventions' lists): no method, tool or prompt. */
+const SESSION_COMMON: readonly string[] = [
+  ATTR_MCP_PROTOCOL_VERSION,
+  ATTR_NETWORK_TRANSPORT,
+  ATTR_NETWORK_PROTOCOL_NAME,
+  ATTR_NETWORK_PROTOCOL_VERSION,
+  ATTR_ERROR_TYPE,
+];
+const SESSION_CLIENT: readonly string[] = [...SESSION_COMMON, ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT];
+
+export type McpSide = 'client' | 'server';
 
 interface RemoteHistograms {
   readonly client: Histogram;
   readonly server: Histogram;
+  readonly clientSession: Histogram;
+  readonly serverSession: Histogram;
 }
 
 const histogramsByMeter = new WeakMap<Meter, RemoteHistograms>();
@@ -63,6 +80,16 @@ function histogramsOf(meter: Meter): RemoteHistograms {
         unit: 's',
         description:
           'Duration of MCP requests as the server sees them, from receiving to the result (MCP semantic conventions)',
+        advice,
+      }),
+      clientSession: meter.createHistogram(METRIC_MCP_CLIENT_SESSION_DURATION, {
+        unit: 's',
+        description: 'The duration of the MCP session as observed on the MCP client (MCP semantic conventions)',
+        advice,
+      }),
+      serverSession: meter.createHistogram(METRIC_MCP_SERVER_SESSION_DURATION, {
+        unit: 's',
+        description: 'The duration of the MCP session as observed on the MCP server (MCP semantic conventions)',
         advice,
       }),
     };
@@ -90,11 +117,31 @@ export function recordRemoteCallDuration(
     return;
   }
   if (side !== 'client' && side !== 'server') return;
-  const keep = side === 'client' ? MCP_CLIENT : MCP_COMMON;
+  recordMcpOperationDuration(meter, side, seconds, spanAttributes);
+}
+
+/** An MCP operation's `mcp.{side}.operation.duration` sample, its attributes picked from the span's. */
+export function recordMcpOperationDuration(
+  meter: Meter,
+  side: McpSide,
+  seconds: number,
+  spanAttributes: Attributes,
+): void {
+  histogramsOf(meter)[side].record(seconds, picked(spanAttributes, side === 'client' ? MCP_CLIENT : MCP_COMMON));
+}
+
+/** An MCP session's `mcp.{side}.session.duration` sample, its attributes picked from the session's. */
+export function recordMcpSessionDuration(meter: Meter, side: McpSide, seconds: number, attributes: Attributes): void {
+  const histograms = histogramsOf(meter);
+  const histogram = side === 'client' ? histograms.clientSession : histograms.serverSession;
+  histogram.record(seconds, picked(attributes, side === 'client' ? SESSION_CLIENT : SESSION_COMMON));
+}
+
+function picked(from: Attributes, keep: readonly string[]): Attributes {
   const attributes: Attributes = {};
   for (const key of keep) {
-    const value = spanAttributes[key];
+    const value = from[key];
     if (value !== undefined) attributes[key] = value;
   }
-  histogramsOf(meter)[side].record(seconds, attributes);
+  return attributes;
 }

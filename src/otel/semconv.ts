@@ -52,7 +52,15 @@ export const ATTR_RPC_RESPONSE_STATUS_CODE = 'rpc.response.status_code' as const
 export const METRIC_MCP_CLIENT_OPERATION_DURATION = 'mcp.client.operation.duration' as const;
 /** Histogram (s) of MCP requests as the server sees them, from receiving to sending the result. */
 export const METRIC_MCP_SERVER_OPERATION_DURATION = 'mcp.server.operation.duration' as const;
-/** The bucket boundaries (s) the MCP semantic conventions advise for the operation durations. */
+/** Histogram (s) of MCP sessions as the client sees them, from connecting to the transport closing. */
+export const METRIC_MCP_CLIENT_SESSION_DURATION = 'mcp.client.session.duration' as const;
+/** Histogram (s) of MCP sessions as the server sees them, from connecting to the transport closing. */
+export const METRIC_MCP_SERVER_SESSION_DURATION = 'mcp.server.session.duration' as const;
+/** The prompt an MCP operation is about (`prompts/get`, a `completion/complete` of a prompt's argument). */
+export const ATTR_GEN_AI_PROMPT_NAME = 'gen_ai.prompt.name' as const;
+/** The resource URI of `resources/read`, `resources/subscribe`, `resources/unsubscribe`, `notifications/resources/updated`. */
+export const ATTR_MCP_RESOURCE_URI = 'mcp.resource.uri' as const;
+/** The bucket boundaries (s) the MCP semantic conventions advise for the operation and session durations. */
 export const MCP_OPERATION_DURATION_BUCKETS: readonly number[] = Object.freeze([
   0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300,
 ]);

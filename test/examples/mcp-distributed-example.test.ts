@@ -22,14 +22,19 @@ describe('examples/mcp-distributed', () => {
     const lines = stdout.trimEnd().split('\n');
     expect(lines).toContain('weather: sunny in Oslo');
     const tree = lines.filter((line) => / \d+\.\d ms/.test(line)).map((line) => line.replace(/ [\d.]+ ms.*$/, ''));
+    // every MCP operation has its spans: the session's initialize exchange, connected inside the agent's span
     expect(tree).toEqual([
       'invoke_agent weather-agent [INTERNAL] mcp-agent',
+      '├─ initialize [CLIENT] mcp-agent',
+      '│  └─ initialize [SERVER] mcp-weather-server',
+      '├─ notifications/initialized [CLIENT] mcp-agent',
+      '│  └─ notifications/initialized [SERVER] mcp-weather-server',
       '└─ tools/call weather [CLIENT] mcp-agent',
       '   └─ tools/call weather [SERVER] mcp-weather-server',
       '      └─ lookup forecast [INTERNAL] mcp-weather-server',
     ]);
-    const summary = lines.find((line) => line.startsWith('4 spans'));
-    expect(summary).toMatch(/^4 spans, one trace \([0-9a-f]{32}\), 2 services \(mcp-agent, mcp-weather-server\)$/);
+    const summary = lines.find((line) => line.startsWith('8 spans'));
+    expect(summary).toMatch(/^8 spans, one trace \([0-9a-f]{32}\), 2 services \(mcp-agent, mcp-weather-server\)$/);
     const traceId = /\(([0-9a-f]{32})\)/.exec(summary ?? '')?.[1];
 
     // what Jaeger would get: the spans of both services, in the same trace
@@ -48,6 +53,6 @@ describe('examples/mcp-distributed', () => {
     }
     expect([...byService.keys()].sort()).toEqual(['mcp-agent', 'mcp-weather-server']);
     expect([...byService.values()].map((ids) => [...ids])).toEqual([[traceId], [traceId]]);
-    expect(lines.at(-1)).toMatch(/^Jaeger: the agent's 2 spans delivered to /);
+    expect(lines.at(-1)).toMatch(/^Jaeger: the agent's 4 spans delivered to /);
   }, 120_000); // two child processes under npx tsx: slow on a busy machine, never timed
 });

@@ -37,6 +37,12 @@ export function mcpAttributes(facts: McpSessionFacts = {}): Readonly<Record<stri
     [ATTR_GEN_AI_TOOL_TYPE]: GEN_AI_TOOL_TYPE_VALUE_EXTENSION,
     [ATTR_MCP_METHOD_NAME]: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
   };
+  addSessionAttributes(attributes, facts);
+  return attributes;
+}
+
+/** The session's attributes (session id, protocol version, network, peer), added to `attributes`. */
+export function addSessionAttributes(attributes: Record<string, string | number>, facts: McpSessionFacts): void {
   const { sessionId, protocolVersion } = facts;
   if (typeof sessionId === 'string' && sessionId.length > 0) attributes[ATTR_MCP_SESSION_ID] = sessionId;
   if (isProtocolVersion(protocolVersion)) attributes[ATTR_MCP_PROTOCOL_VERSION] = protocolVersion;
@@ -56,7 +62,6 @@ export function mcpAttributes(facts: McpSessionFacts = {}): Readonly<Record<stri
     attributes[ATTR_SERVER_ADDRESS] = network.address;
     if (network.port !== undefined) attributes[ATTR_SERVER_PORT] = network.port;
   }
-  return attributes;
 }
 
 /** How MCP names its revisions: a date. */
@@ -68,7 +73,7 @@ const PROTOCOL_VERSION = /^\d{4}-\d{2}-\d{2}$/;
  * `mcp.protocol.version` is an attribute of the MCP duration metrics: any other value is dropped, or
  * a client sending a new version with each request would make a new metric series with each request.
  */
-function isProtocolVersion(value: unknown): value is string {
+export function isProtocolVersion(value: unknown): value is string {
   return typeof value === 'string' && value.length === 10 && PROTOCOL_VERSION.test(value);
 }
 

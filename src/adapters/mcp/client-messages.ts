@@ -1,7 +1,10 @@
-import { type Span, trace } from '@opentelemetry/api';
+import { context, type Span, trace } from '@opentelemetry/api';
 import { logger } from '../../internal/logger.js';
+import type { OperationTelemetry } from '../../otel/operation-telemetry.js';
 import { ATTR_JSONRPC_REQUEST_ID, MCP_METHOD_NAME_VALUE_TOOLS_CALL } from '../../otel/semconv.js';
+import type { McpSessionFacts } from './attributes.js';
 import { keepVersionOf } from './negotiated-version.js';
+import { observeOperation } from './operation-span.js';
 import { messageWithTraceContext } from './propagation.js';
 
 /*
@@ -15,6 +18,9 @@ import { messageWithTraceContext } from './propagation.js';
  * not here. Its request is where the client learns its JSON-RPC id: the SDK takes it from
  * its counter (`_requestMessageId`, both lines) synchronously inside `request()`, so the counter moving
  * by exactly one across the call says which id this request got; the id is set on the call's span.
+ *
+ * With an OpenTelemetry listener (`telemetry`), every other request and notification gets its own
+ * CLIENT span (operation-span.ts), the one injected into its `_meta`, with its request id the same way.
  */
 
 /** The spans of `tools/call` calls this package's client wrapper started: the id goes on them only. */
@@ -31,8 +37,14 @@ interface Counter {
   _requestMessageId?: unknown;
 }
 
+/** The other side of a client's operations: a session's facts (transport, session id, protocol version). */
+export interface ClientOperations {
+  readonly telemetry: OperationTelemetry;
+  readonly facts: () => McpSessionFacts;
+}
+
 /** Replaces `request` and `notification` of `client` (own properties) by context-injecting ones. */
-export function injectIntoMessages(client: object): void {
+export function injectIntoMessages(client: object, operations?: ClientOperations): void {
   const target = client as Record<string, unknown>;
   const request = target.request;
   if (typeof request === 'function') {
@@ -45,9 +57,15 @@ export function injectIntoMessages(client: object): void {
         const method = (message as { method?: unknown }).method;
         // a tools/call's params already carry the context of its span (instrument-client.ts)
         if (method !== MCP_METHOD_NAME_VALUE_TOOLS_CALL) {
-          const sent = send.call(this, messageWithTraceContext(message), ...rest);
-          if (method === 'initialize') keepVersionOf(this, sent);
-          return sent;
+          const sendWithContext = (span: Span | undefined) => {
+            const before = this._requestMessageId;
+            const sent = send.call(this, messageWithTraceContext(message), ...rest);
+            if (span !== undefined) setRequestId(span, before, this._requestMessageId);
+            if (method === 'initialize') keepVersionOf(this, sent);
+            return sent;
+          };
+          if (operations === undefined || typeof method !== 'string') return sendWithContext(undefined);
+          return observeOperation(operations.telemetry, clientOperation(operations, method, message), sendWithContext);
         }
         const before = this._requestMessageId;
         const sent = send.call(this, message, ...rest);
@@ -64,16 +82,36 @@ export function injectIntoMessages(client: object): void {
       writable: true,
       value: function notificationWithContext(this: unknown, message: unknown, ...rest: unknown[]) {
         if (message === null || typeof message !== 'object') return send.call(this, message, ...rest);
-        return send.call(this, messageWithTraceContext(message), ...rest);
+        const method = (message as { method?: unknown }).method;
+        if (operations === undefined || typeof method !== 'string') {
+          return send.call(this, messageWithTraceContext(message), ...rest);
+        }
+        return observeOperation(operations.telemetry, clientOperation(operations, method, message), () =>
+          send.call(this, messageWithTraceContext(message), ...rest),
+        );
       },
     });
   }
 }
 
+function clientOperation(operations: ClientOperations, method: string, message: object) {
+  let params: unknown;
+  try {
+    params = (message as { params?: unknown }).params;
+  } catch {
+    params = undefined;
+  }
+  return { side: 'client', method, params, session: operations.facts(), parent: context.active() } as const;
+}
+
 function recordRequestId(before: unknown, after: unknown): void {
-  if (typeof before !== 'number' || after !== before + 1) return; // not sent, or not by this counter
   const span = trace.getActiveSpan();
   if (span === undefined || !toolsCallSpans.has(span)) return;
+  setRequestId(span, before, after);
+}
+
+function setRequestId(span: Span, before: unknown, after: unknown): void {
+  if (typeof before !== 'number' || after !== before + 1) return; // not sent, or not by this counter
   try {
     span.setAttribute(ATTR_JSONRPC_REQUEST_ID, String(before));
   } catch (error) {

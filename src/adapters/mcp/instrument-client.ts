@@ -4,6 +4,7 @@ import { logger } from '../../internal/logger.js';
 import { observeCall } from '../../internal/observe-call.js';
 import { markObserved } from '../../internal/observed-marker.js';
 import { assertListener, describe } from '../../internal/validate.js';
+import { operationTelemetryOf } from '../../otel/operation-telemetry.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
 import { mcpAttributes } from './attributes.js';
@@ -12,6 +13,7 @@ import { seenVersion } from './negotiated-version.js';
 import { withTraceContext } from './propagation.js';
 import { clientCall } from './remote-call.js';
 import type { McpClientLike } from './sdk-types.js';
+import { startSession } from './session-duration.js';
 import { mcpToolFailure, reportedResult } from './tool-error.js';
 
 const instrumentedClients = new WeakMap<object, ToolCallListener<unknown>>();
@@ -46,7 +48,19 @@ export function instrumentClient<McpClient extends McpClientLike, Context = unkn
   }
   instrumentedClients.set(client, listener as ToolCallListener<unknown>);
   markObserved(client); // observed once: the zero-code instrumentation leaves it alone
-  injectIntoMessages(client);
+  // the operations that are not tool calls: their own spans, only with an OpenTelemetry listener
+  const telemetry = operationTelemetryOf(listener);
+  const session = client as unknown as Client & { getNegotiatedProtocolVersion?: () => unknown };
+  const facts = () => {
+    try {
+      const transport = session.transport;
+      return { sessionId: transport?.sessionId, protocolVersion: protocolVersionOf(session), transport };
+    } catch {
+      return {}; // a transport getter that throws: the operation is recorded without its session
+    }
+  };
+  injectIntoMessages(client, telemetry === undefined ? undefined : { telemetry, facts });
+  if (telemetry !== undefined) watchSession(client, (transport) => startSession(telemetry, 'client', transport, facts));
 
   const callTool = client.callTool as unknown as CallTool;
   const observedCallTool = function observedCallTool(this: Client, ...args: Parameters<CallTool>) {
@@ -87,6 +101,20 @@ export function instrumentClient<McpClient extends McpClientLike, Context = unkn
   };
   Object.defineProperty(client, 'callTool', { configurable: true, writable: true, value: observedCallTool });
   return client;
+}
+
+/** `connect(transport)` starts a session (session-duration.ts). */
+function watchSession(client: object, start: (transport: unknown) => void): void {
+  const connect = (client as { connect?: unknown }).connect;
+  if (typeof connect !== 'function') return;
+  Object.defineProperty(client, 'connect', {
+    configurable: true,
+    writable: true,
+    value: function connectTimed(this: unknown, transport: unknown, ...rest: unknown[]) {
+      start(transport);
+      return connect.call(this, transport, ...rest);
+    },
+  });
 }
 
 interface ClientRequest {

@@ -4,6 +4,7 @@ import { logger } from '../../internal/logger.js';
 import { observeCall } from '../../internal/observe-call.js';
 import { markObserved } from '../../internal/observed-marker.js';
 import { assertListener, describe } from '../../internal/validate.js';
+import { type OperationTelemetry, operationTelemetryOf } from '../../otel/operation-telemetry.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
 import { mcpAttributes } from './attributes.js';
@@ -14,7 +15,9 @@ import { extractTraceContext } from './propagation.js';
 import { markToolRan, watchRejectedToolCalls } from './rejected-requests.js';
 import { serverCall } from './remote-call.js';
 import type { McpServerLike } from './sdk-types.js';
+import { watchOperations } from './server-operations.js';
 import { type HandlerRequest, requestOfExecutor, requestOfHandler } from './server-request.js';
+import { startSession } from './session-duration.js';
 import { mcpToolFailure, reportedResult } from './tool-error.js';
 
 /*
@@ -41,6 +44,11 @@ import { mcpToolFailure, reportedResult } from './tool-error.js';
  * - `update()` is wrapped only to follow renames, so the listener always sees the current name.
  *
  * Task-based tools (`experimental.tasks.registerToolTask`, handlers that are objects) are not observed.
+ *
+ * The other MCP operations (initialize, tools/list, resources/*, prompts/*, ping, notifications, ...)
+ * are not tool calls: the listener never sees them. When it is (or composes) an
+ * `OpenTelemetryToolCallListener`, they get their own SERVER spans and operation durations with its
+ * tracer and meter (server-operations.ts), and each connection its session duration (session-duration.ts).
  */
 
 const instrumentedServers = new WeakMap<object, ToolCallListener<unknown>>();
@@ -102,7 +110,9 @@ export function instrumentServer<Server extends McpServerLike, Context = unknown
     facts: () => ({ transport: transportOf(lowLevel), protocolVersion: negotiatedVersion(lowLevel) }),
   };
   watchRejectedToolCalls(watch);
-  watchConnections(server);
+  const telemetry = operationTelemetryOf(listener);
+  if (telemetry !== undefined) watchOperations({ lowLevel, telemetry, facts: watch.facts });
+  watchConnections(server, telemetry, lowLevel);
   for (const method of ['tool', 'registerTool'] as const) {
     const register = (server as unknown as Record<string, unknown>)[method];
     if (typeof register !== 'function') continue; // 2.x has no tool()
@@ -113,7 +123,7 @@ export function instrumentServer<Server extends McpServerLike, Context = unknown
         const registered = register.apply(this, args) as RegisteredTool;
         instrumentTool(registered, args[0] as string, observing, lowLevel);
         watchRejectedToolCalls(watch);
-        watchConnections(server); // McpServer registers its tools/call handler with the first tool
+        watchConnections(server, telemetry, lowLevel); // McpServer registers its tools/call handler with the first tool
         return registered;
       },
     });
@@ -121,8 +131,11 @@ export function instrumentServer<Server extends McpServerLike, Context = unknown
   return server;
 }
 
-/** The HTTP transports the server connects to are watched for their requests' peers (http-peer.ts). */
-function watchConnections(server: object): void {
+/**
+ * The HTTP transports the server connects to are watched for their requests' peers (http-peer.ts),
+ * and, with an OpenTelemetry listener, every transport for its session's duration.
+ */
+function watchConnections(server: object, telemetry: OperationTelemetry | undefined, lowLevel: unknown): void {
   const connect = (server as { connect?: unknown }).connect;
   if (typeof connect !== 'function') return;
   Object.defineProperty(server, 'connect', {
@@ -130,6 +143,9 @@ function watchConnections(server: object): void {
     writable: true,
     value: function connectWatched(this: unknown, transport: unknown, ...rest: unknown[]) {
       watchHttpPeers(transport, (peer, run) => context.with(contextWithPeer(context.active(), peer), run));
+      if (telemetry !== undefined) {
+        startSession(telemetry, 'server', transport, () => ({ protocolVersion: negotiatedVersion(lowLevel) }));
+      }
       return connect.call(this, transport, ...rest);
     },
   });

@@ -78,7 +78,7 @@ function requestIdOf(requestId: unknown): string | undefined {
  * is the JSON-RPC error message, bounded as every error message is (the peer chose it: 1 MB, 100,000
  * newlines, stack lines).
  */
-function jsonRpcError(error: unknown): RemoteCallError | undefined {
+export function jsonRpcError(error: unknown): RemoteCallError | undefined {
   if (error === null || typeof error !== 'object' || error instanceof ToolResultError) return undefined;
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code !== 'number' || !Number.isInteger(code)) return undefined;

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { useTestTelemetry } from '../../helpers/otel-sdk.js';
 import { recordingListener } from '../../helpers/recording-listener.js';
 import { connectLine, SDK_LINES, type SdkLine } from './sdks.js';
+import { toolCallSpans } from './tool-call-telemetry.js';
 
 /*
  * The MCP adapter does no harm to what the app hands the SDK: the request params a client sends and
@@ -88,7 +89,7 @@ describe.each(SDK_LINES)('the MCP adapter observes in place, SDK $name', (sdk) =
 
     expect(result.content).toEqual([{ type: 'text', text: 'sunny in Oslo' }]);
     expect(plain.received).toEqual([{ args: { city: 'Oslo' }, meta: { 'example.com/tenant': 'acme' } }]);
-    const [serverSpan, clientSpan] = telemetry.spans();
+    const [serverSpan, clientSpan] = toolCallSpans(telemetry);
     const { traceId, spanId } = clientSpan?.spanContext() ?? {};
     const traceparent = `00-${traceId}-${spanId}-01`;
     expect(observed.received).toEqual([

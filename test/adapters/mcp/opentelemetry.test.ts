@@ -1,8 +1,10 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE, ATTR_NETWORK_TRANSPORT, ATTR_SERVER_ADDRESS } from '@opentelemetry/semantic-conventions';
+import { ToolCallListeners } from 'otel-tool-calls';
 import { instrumentClient, instrumentServer } from 'otel-tool-calls/mcp';
 import {
   ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_GEN_AI_PROMPT_NAME,
   ATTR_GEN_AI_TOOL_CALL_ID,
   ATTR_GEN_AI_TOOL_DESCRIPTION,
   ATTR_GEN_AI_TOOL_NAME,
@@ -10,19 +12,23 @@ import {
   ATTR_JSONRPC_REQUEST_ID,
   ATTR_MCP_METHOD_NAME,
   ATTR_MCP_PROTOCOL_VERSION,
+  ATTR_MCP_RESOURCE_URI,
   ATTR_RPC_RESPONSE_STATUS_CODE,
   ATTR_TOOL_CALL_ERROR_OUTCOME,
   ATTR_TOOL_CALL_ERROR_SOURCE,
   MCP_OPERATION_DURATION_BUCKETS,
   METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
   METRIC_MCP_CLIENT_OPERATION_DURATION,
+  METRIC_MCP_CLIENT_SESSION_DURATION,
   METRIC_MCP_SERVER_OPERATION_DURATION,
+  METRIC_MCP_SERVER_SESSION_DURATION,
   METRIC_TOOL_CALL_ERRORS,
 } from 'otel-tool-calls/semconv';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { useTestTelemetry } from '../../helpers/otel-sdk.js';
-import { connectLine, SDK_LINES, type SdkLine, type TestClient } from './sdks.js';
+import { connectLine, SDK_LINES, type SdkLine, type TestClient, type TestServer } from './sdks.js';
+import { toolCallPoints, toolCallSpans } from './tool-call-telemetry.js';
 
 const telemetry = useTestTelemetry();
 
@@ -100,14 +106,18 @@ describe.each(SDK_LINES)('MCP with the OpenTelemetry listener, SDK $name', (sdk)
     });
 
     const span = telemetry.span('tools/call weather');
-    const traceparentOf = (spanId: string) => `00-${parent.spanContext().traceId}-${spanId}-01`;
+    const traceparentOf = (name: string) => {
+      const own = telemetry.span(name); // each message carries its own CLIENT span, a child of the caller's
+      expect([own.kind, own.parentSpanContext?.spanId]).toEqual([SpanKind.CLIENT, parent.spanContext().spanId]);
+      return `00-${parent.spanContext().traceId}-${own.spanContext().spanId}-01`;
+    };
     const byMethod = Object.fromEntries(result.messages.map(({ method, meta }) => [method, meta?.traceparent]));
     expect(byMethod).toEqual({
-      initialize: traceparentOf(parent.spanContext().spanId),
-      'notifications/initialized': traceparentOf(parent.spanContext().spanId),
-      'tools/list': traceparentOf(parent.spanContext().spanId),
-      ping: traceparentOf(parent.spanContext().spanId),
-      'tools/call': traceparentOf(span.spanContext().spanId),
+      initialize: traceparentOf('initialize'),
+      'notifications/initialized': traceparentOf('notifications/initialized'),
+      'tools/list': traceparentOf('tools/list'),
+      ping: traceparentOf('ping'),
+      'tools/call': `00-${parent.spanContext().traceId}-${span.spanContext().spanId}-01`,
     });
     expect(span.attributes[ATTR_JSONRPC_REQUEST_ID]).toBe(result.sent[0]?.id);
   });
@@ -121,7 +131,7 @@ describe.each(SDK_LINES)('MCP with the OpenTelemetry listener, SDK $name', (sdk)
 
     await client.callTool({ name: 'weather', arguments: { city: 'Oslo' } });
 
-    const [server, clientSpan] = telemetry.spans();
+    const [server, clientSpan] = toolCallSpans(telemetry);
     expect([server?.kind, clientSpan?.kind]).toEqual([SpanKind.SERVER, SpanKind.CLIENT]);
     expect(server?.spanContext().traceId).toBe(clientSpan?.spanContext().traceId);
     expect(server?.parentSpanContext?.spanId).toBe(clientSpan?.spanContext().spanId);
@@ -179,16 +189,19 @@ describe.each(SDK_LINES)('MCP with the OpenTelemetry listener, SDK $name', (sdk)
 
     expect(refused).toMatchObject({ content: [{ type: 'text', text: 'no forecast' }], isError: true });
     expect(exploded).toMatchObject({ isError: true });
-    const failures = telemetry
-      .spans()
-      .map((span) => [span.name, span.kind, span.attributes[ATTR_ERROR_TYPE], span.status.code]);
+    const failures = toolCallSpans(telemetry).map((span) => [
+      span.name,
+      span.kind,
+      span.attributes[ATTR_ERROR_TYPE],
+      span.status.code,
+    ]);
     expect(failures).toEqual([
       ['tools/call refuse', SpanKind.SERVER, 'tool_error', SpanStatusCode.ERROR],
       ['tools/call refuse', SpanKind.CLIENT, 'tool_error', SpanStatusCode.ERROR],
       ['tools/call explode', SpanKind.SERVER, 'tool_error', SpanStatusCode.ERROR],
       ['tools/call explode', SpanKind.CLIENT, 'tool_error', SpanStatusCode.ERROR],
     ]);
-    expect(telemetry.spans()[2]?.status.message).toBe('the barometer broke');
+    expect(toolCallSpans(telemetry)[2]?.status.message).toBe('the barometer broke');
     const counted = await errorCount();
     expect(counted.every((point) => point.attributes[ATTR_ERROR_TYPE] === 'tool_error')).toBe(true);
     expect(counted.reduce((sum, point) => sum + point.value, 0)).toBe(4); // 2 calls x 2 sides
@@ -204,7 +217,7 @@ describe.each(SDK_LINES)('MCP with the OpenTelemetry listener, SDK $name', (sdk)
 
     await expect(client.callTool({ name: 'consent' })).rejects.toThrow(/Open the consent page/);
 
-    const [serverSpan, clientSpan] = telemetry.spans();
+    const [serverSpan, clientSpan] = toolCallSpans(telemetry);
     for (const span of [serverSpan, clientSpan]) {
       expect(span?.attributes[ATTR_ERROR_TYPE]).toBe('-32042');
       expect(span?.attributes[ATTR_RPC_RESPONSE_STATUS_CODE]).toBe('-32042');
@@ -213,7 +226,7 @@ describe.each(SDK_LINES)('MCP with the OpenTelemetry listener, SDK $name', (sdk)
     // the JSON-RPC error message, without the 1.x client's "MCP error {code}: " prefix
     expect(clientSpan?.status.message).toMatch(/^(MCP error -32042: )?Open the consent page$/);
     expect(clientSpan?.status.message).not.toMatch(/^MCP error -32042: MCP error/);
-    const [point] = await telemetry.histogramPoints(METRIC_MCP_CLIENT_OPERATION_DURATION);
+    const [point] = await toolCallPoints(telemetry, METRIC_MCP_CLIENT_OPERATION_DURATION);
     expect(point?.attributes).toMatchObject({ [ATTR_ERROR_TYPE]: '-32042', [ATTR_RPC_RESPONSE_STATUS_CODE]: '-32042' });
   });
 
@@ -240,8 +253,8 @@ describe.each(SDK_LINES)('MCP with the OpenTelemetry listener, SDK $name', (sdk)
       );
 
       expect(answer).toEqual(unobserved); // what McpServer answers, unchanged
-      const server = telemetry.spans().find((span) => span.kind === SpanKind.SERVER);
-      const clientSpan = telemetry.spans().find((span) => span.kind === SpanKind.CLIENT);
+      const server = toolCallSpans(telemetry).find((span) => span.kind === SpanKind.SERVER);
+      const clientSpan = toolCallSpans(telemetry).find((span) => span.kind === SpanKind.CLIENT);
       expect(server?.name).toBe(`tools/call ${params.name}`);
       expect(server?.parentSpanContext?.spanId).toBe(clientSpan?.spanContext().spanId);
       expect(server?.status.code).toBe(SpanStatusCode.ERROR);
@@ -254,7 +267,7 @@ describe.each(SDK_LINES)('MCP with the OpenTelemetry listener, SDK $name', (sdk)
         [ATTR_JSONRPC_REQUEST_ID]: expect.any(String),
       });
       expect(server?.attributes[ATTR_RPC_RESPONSE_STATUS_CODE]).toBe(errorAnswer ? '-32602' : undefined);
-      const [point] = await telemetry.histogramPoints(METRIC_MCP_SERVER_OPERATION_DURATION);
+      const [point] = await toolCallPoints(telemetry, METRIC_MCP_SERVER_OPERATION_DURATION);
       expect(point?.value.count).toBe(1);
       expect(point?.attributes).toMatchObject({
         [ATTR_MCP_METHOD_NAME]: 'tools/call',
@@ -287,7 +300,7 @@ describe.each(SDK_LINES)('MCP with the OpenTelemetry listener, SDK $name', (sdk)
 
     const operation = { [ATTR_MCP_METHOD_NAME]: 'tools/call', [ATTR_GEN_AI_OPERATION_NAME]: 'execute_tool' };
     for (const name of [METRIC_MCP_CLIENT_OPERATION_DURATION, METRIC_MCP_SERVER_OPERATION_DURATION]) {
-      const points = await telemetry.histogramPoints(name);
+      const points = await toolCallPoints(telemetry, name);
       // 2.x also knows the negotiated mcp.protocol.version on both sides
       const { [ATTR_MCP_PROTOCOL_VERSION]: _version, ...rest0 } = points[0]?.attributes ?? {};
       const { [ATTR_MCP_PROTOCOL_VERSION]: _version1, ...rest1 } = points[1]?.attributes ?? {};
@@ -314,7 +327,7 @@ describe.each(SDK_LINES)('MCP with the OpenTelemetry listener, SDK $name', (sdk)
       content: [{ type: 'text', text: "Tool 'refuse' failed: no forecast" }],
       isError: true,
     });
-    expect(telemetry.spans()[0]?.attributes[ATTR_TOOL_CALL_ERROR_OUTCOME]).toBe('reported');
+    expect(toolCallSpans(telemetry)[0]?.attributes[ATTR_TOOL_CALL_ERROR_OUTCOME]).toBe('reported');
     expect((await errorCount())[0]?.value).toBe(1);
   });
 
@@ -332,7 +345,7 @@ describe.each(SDK_LINES)('MCP with the OpenTelemetry listener, SDK $name', (sdk)
       isError: true,
     });
     // each side still records its failure
-    const outcomes = telemetry.spans().map((span) => [span.kind, span.attributes[ATTR_TOOL_CALL_ERROR_OUTCOME]]);
+    const outcomes = toolCallSpans(telemetry).map((span) => [span.kind, span.attributes[ATTR_TOOL_CALL_ERROR_OUTCOME]]);
     expect(outcomes).toEqual([
       [SpanKind.SERVER, 'reported'],
       [SpanKind.CLIENT, 'reported'],
@@ -348,9 +361,144 @@ describe.each(SDK_LINES)('MCP with the OpenTelemetry listener, SDK $name', (sdk)
 
     await client.callTool({ name: 'weather', arguments: { city: 'Oslo' } });
 
-    for (const span of telemetry.spans()) {
+    for (const span of toolCallSpans(telemetry)) {
       expect(span.attributes[ATTR_NETWORK_TRANSPORT]).toBeUndefined();
       expect(span.attributes[ATTR_SERVER_ADDRESS]).toBeUndefined();
     }
   });
+});
+
+/** A server with one tool, one resource and one prompt (no arguments: the same config on both SDK lines). */
+function fullServer(sdk: SdkLine) {
+  const mcp = weatherServer(sdk) as unknown as {
+    registerResource(name: string, uri: string, config: object, read: (uri: URL) => unknown): unknown;
+    registerPrompt(name: string, config: object, get: () => unknown): unknown;
+  };
+  mcp.registerResource('notes', 'file:///notes.txt', { mimeType: 'text/plain' }, (uri: URL) => ({
+    contents: [{ uri: uri.href, text: 'remember the umbrella' }],
+  }));
+  mcp.registerPrompt('greet', { description: 'Greets' }, () => ({
+    messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }],
+  }));
+  return mcp as unknown as TestServer;
+}
+
+interface FullClient extends TestClient {
+  listTools(): Promise<unknown>;
+  readResource(params: { uri: string }): Promise<unknown>;
+  getPrompt(params: { name: string }): Promise<unknown>;
+  ping(): Promise<unknown>;
+}
+
+const OPERATIONS = ['initialize', 'tools/list', 'resources/read', 'prompts/get greet', 'ping'];
+
+describe.each(SDK_LINES)('MCP operations that are not tool calls, SDK $name', (sdk) => {
+  async function connectedPair(listener: Parameters<typeof instrumentClient>[1]) {
+    const client = instrumentClient(sdk.newClient() as never, listener) as unknown as FullClient;
+    const server = instrumentServer(fullServer(sdk) as never, listener) as unknown as TestServer;
+    await connectLine(sdk, server, client);
+    return { client, server };
+  }
+
+  it('every operation is a CLIENT and a SERVER span {mcp.method.name} {target}, the server span the child of the client span, with jsonrpc.request.id on both; tools/call keeps its one span per side', async () => {
+    const { client } = await connectedPair(telemetry.listener());
+    await client.listTools();
+    await client.readResource({ uri: 'file:///notes.txt' });
+    await client.getPrompt({ name: 'greet' });
+    await client.ping();
+    await client.callTool({ name: 'weather', arguments: { city: 'Oslo' } });
+
+    const spans = telemetry.spans();
+    for (const name of [...OPERATIONS, 'notifications/initialized']) {
+      const clientSpan = spans.filter((span) => span.name === name && span.kind === SpanKind.CLIENT);
+      const serverSpan = spans.filter((span) => span.name === name && span.kind === SpanKind.SERVER);
+      expect([name, clientSpan.length, serverSpan.length]).toEqual([name, 1, 1]);
+      const [sent, handled] = [clientSpan[0], serverSpan[0]];
+      expect(handled?.spanContext().traceId).toBe(sent?.spanContext().traceId);
+      expect(handled?.parentSpanContext?.spanId).toBe(sent?.spanContext().spanId);
+      const method = name.split(' ')[0];
+      for (const span of [sent, handled]) {
+        expect(span?.attributes[ATTR_MCP_METHOD_NAME]).toBe(method);
+        // not tool calls: no gen_ai.* tool attributes
+        expect(Object.keys(span?.attributes ?? {}).filter((key) => key.startsWith('gen_ai.tool'))).toEqual([]);
+        expect(span?.attributes[ATTR_GEN_AI_OPERATION_NAME]).toBeUndefined();
+        expect(span?.status.code).toBe(SpanStatusCode.UNSET);
+      }
+      if (method === 'notifications/initialized') {
+        expect(sent?.attributes[ATTR_JSONRPC_REQUEST_ID]).toBeUndefined(); // a notification has no id
+      } else {
+        expect(sent?.attributes[ATTR_JSONRPC_REQUEST_ID]).toMatch(/^\d+$/);
+        expect(handled?.attributes[ATTR_JSONRPC_REQUEST_ID]).toBe(sent?.attributes[ATTR_JSONRPC_REQUEST_ID]);
+      }
+    }
+    const named = (name: string) => spans.filter((span) => span.name === name);
+    // the URI is an attribute, not in the name (the conventions: high cardinality); the prompt is the target
+    for (const span of named('resources/read'))
+      expect(span.attributes[ATTR_MCP_RESOURCE_URI]).toBe('file:///notes.txt');
+    for (const span of named('prompts/get greet')) expect(span.attributes[ATTR_GEN_AI_PROMPT_NAME]).toBe('greet');
+    expect(named('tools/call weather').map((span) => span.kind)).toEqual([SpanKind.SERVER, SpanKind.CLIENT]);
+    // their operation durations beside the tool call's, on both sides
+    for (const metric of [METRIC_MCP_CLIENT_OPERATION_DURATION, METRIC_MCP_SERVER_OPERATION_DURATION]) {
+      const methods = (await telemetry.histogramPoints(metric)).map((point) => point.attributes[ATTR_MCP_METHOD_NAME]);
+      expect(methods).toEqual(
+        expect.arrayContaining(['initialize', 'tools/list', 'resources/read', 'prompts/get', 'ping', 'tools/call']),
+      );
+    }
+  }, 30_000);
+
+  it('a user listener composed with an OpenTelemetry listener sees tool calls only; the operations get their spans', async () => {
+    const seen: string[] = [];
+    const recording = { beforeCall: (toolName: string) => void seen.push(toolName) };
+    const { client } = await connectedPair(ToolCallListeners.composite(recording, telemetry.listener()));
+    await client.listTools();
+    await client.ping();
+    await client.callTool({ name: 'weather', arguments: { city: 'Oslo' } });
+    expect(seen).toEqual(['weather', 'weather']); // the server's call and the client's
+    expect(telemetry.spans().filter((span) => span.name === 'tools/list')).toHaveLength(2);
+  }, 30_000);
+
+  it('with a listener that is not an OpenTelemetry listener, the operations record nothing', async () => {
+    const seen: string[] = [];
+    const { client } = await connectedPair({ beforeCall: (toolName: string) => void seen.push(toolName) });
+    await client.listTools();
+    await client.callTool({ name: 'weather', arguments: { city: 'Oslo' } });
+    await client.close();
+    expect(seen).toEqual(['weather', 'weather']);
+    expect(telemetry.spans()).toEqual([]);
+    expect(await telemetry.histogramPoints(METRIC_MCP_CLIENT_OPERATION_DURATION)).toEqual([]);
+    expect(await telemetry.histogramPoints(METRIC_MCP_SERVER_SESSION_DURATION)).toEqual([]);
+  }, 30_000);
+
+  it('an operation answered with a JSON-RPC error: error.type and rpc.response.status_code are its code on both sides, status ERROR', async () => {
+    const { client } = await connectedPair(telemetry.listener());
+    await expect(client.readResource({ uri: 'file:///missing.txt' })).rejects.toThrow();
+
+    const spans = telemetry.spans().filter((span) => span.name === 'resources/read');
+    expect(spans.map((span) => span.kind).sort()).toEqual([SpanKind.SERVER, SpanKind.CLIENT].sort());
+    const codes = spans.map((span) => span.attributes[ATTR_RPC_RESPONSE_STATUS_CODE]);
+    expect(codes[0]).toMatch(/^-32\d{3}$/);
+    expect(codes[1]).toBe(codes[0]);
+    for (const span of spans) {
+      expect(span.attributes[ATTR_ERROR_TYPE]).toBe(codes[0]);
+      expect(span.status.code).toBe(SpanStatusCode.ERROR);
+    }
+  }, 30_000);
+
+  it('records mcp.client.session.duration and mcp.server.session.duration once per connection, when it closes', async () => {
+    const { client } = await connectedPair(telemetry.listener());
+    await client.listTools();
+    expect(await telemetry.histogramPoints(METRIC_MCP_CLIENT_SESSION_DURATION)).toEqual([]);
+
+    await client.close();
+
+    for (const metric of [METRIC_MCP_CLIENT_SESSION_DURATION, METRIC_MCP_SERVER_SESSION_DURATION]) {
+      const points = await telemetry.histogramPoints(metric);
+      expect(points.map((point) => point.value.count)).toEqual([1]);
+      // the session's attributes: its negotiated version, never a method, a session id or a request id
+      expect(Object.keys(points[0]?.attributes ?? {})).toEqual([ATTR_MCP_PROTOCOL_VERSION]);
+      expect(points[0]?.attributes[ATTR_MCP_PROTOCOL_VERSION]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(points[0]?.value.buckets.boundaries).toEqual(MCP_OPERATION_DURATION_BUCKETS);
+      expect((await telemetry.metric(metric))?.descriptor.unit).toBe('s');
+    }
+  }, 30_000);
 });

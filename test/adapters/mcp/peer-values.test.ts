@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { useTestTelemetry } from '../../helpers/otel-sdk.js';
 import { rawClient } from './raw-peer.js';
 import { connectLine, SDK_LINES, type SdkLine } from './sdks.js';
+import { toolCallPoints, toolCallSpans } from './tool-call-telemetry.js';
 
 /*
  * What an MCP peer chooses (a request id, an error message, a protocol version) reaches a span or a
@@ -65,7 +66,7 @@ describe.each(SDK_LINES)('values an MCP peer chooses are bounded, SDK $name', (s
 
       await expect(client.callTool({ name: 'consent' })).rejects.toMatchObject({ code: -32042 });
 
-      const [serverSpan, clientSpan] = telemetry.spans();
+      const [serverSpan, clientSpan] = toolCallSpans(telemetry);
       expect([serverSpan?.kind, clientSpan?.kind]).toEqual([SpanKind.SERVER, SpanKind.CLIENT]);
       for (const span of [serverSpan, clientSpan]) {
         expect(span?.status.message).toMatch(status);
@@ -92,13 +93,13 @@ describe('mcp.protocol.version is a YYYY-MM-DD date or absent', () => {
     await call('2026-07-28'); // a version sent with the request
     await call(); // the version negotiated at initialize
 
-    const points = await telemetry.histogramPoints(METRIC_MCP_SERVER_OPERATION_DURATION);
+    const points = await toolCallPoints(telemetry, METRIC_MCP_SERVER_OPERATION_DURATION);
     expect(points.map((point) => [point.attributes[ATTR_MCP_PROTOCOL_VERSION], point.value.count])).toEqual([
       [undefined, 1001],
       ['2026-07-28', 1],
       ['2025-11-25', 1],
     ]);
-    const versions = versionsOf(telemetry.spans());
+    const versions = versionsOf(toolCallSpans(telemetry));
     expect(versions.slice(0, 1001).every((version) => version === undefined)).toBe(true);
     expect(versions.slice(1001)).toEqual(['2026-07-28', '2025-11-25']);
   });
@@ -121,8 +122,8 @@ describe('mcp.protocol.version is a YYYY-MM-DD date or absent', () => {
       await handle(version);
     }
 
-    expect(versionsOf(telemetry.spans())).toEqual([undefined, undefined, undefined, undefined, '2025-06-18']);
-    const points = await telemetry.histogramPoints(METRIC_MCP_SERVER_OPERATION_DURATION);
+    expect(versionsOf(toolCallSpans(telemetry))).toEqual([undefined, undefined, undefined, undefined, '2025-06-18']);
+    const points = await toolCallPoints(telemetry, METRIC_MCP_SERVER_OPERATION_DURATION);
     expect(points.map((point) => point.attributes[ATTR_MCP_PROTOCOL_VERSION])).toEqual([undefined, '2025-06-18']);
   });
 
@@ -137,8 +138,8 @@ describe('mcp.protocol.version is a YYYY-MM-DD date or absent', () => {
     transport.protocolVersion = '2025-06-18';
     await client.callTool({ name: 'weather', arguments: { city: 'Oslo' } });
 
-    expect(versionsOf(telemetry.spans())).toEqual([undefined, '2025-06-18']);
-    const points = await telemetry.histogramPoints(METRIC_MCP_CLIENT_OPERATION_DURATION);
+    expect(versionsOf(toolCallSpans(telemetry))).toEqual([undefined, '2025-06-18']);
+    const points = await toolCallPoints(telemetry, METRIC_MCP_CLIENT_OPERATION_DURATION);
     expect(points.map((point) => point.attributes[ATTR_MCP_PROTOCOL_VERSION])).toEqual([undefined, '2025-06-18']);
   });
 });

@@ -152,6 +152,29 @@ describe.each(lines)('MCP across two processes, SDK $sdk over $transport', ({ sd
   );
 
   it(
+    'tools/list, not a tool call, is a CLIENT span whose SERVER span in the other process is its child',
+    async () => {
+      const { client } = await start(true, { clientListener: telemetry.listener() });
+
+      await (client as unknown as { listTools(): Promise<unknown> }).listTools();
+
+      const clientSpan = telemetry.span('tools/list');
+      const remote = await serverSpan('tools/list');
+      expect([clientSpan.kind, remote.kind]).toEqual([SpanKind.CLIENT, OTLP_SERVER]);
+      expect([remote.traceId, remote.parentSpanId]).toEqual([
+        clientSpan.spanContext().traceId,
+        clientSpan.spanContext().spanId,
+      ]);
+      const serverAttributes = otlpAttributes(remote.attributes as never);
+      expect(serverAttributes[ATTR_MCP_METHOD_NAME]).toBe('tools/list');
+      expect(serverAttributes[ATTR_JSONRPC_REQUEST_ID]).toBe(clientSpan.attributes[ATTR_JSONRPC_REQUEST_ID]);
+      expect(clientSpan.attributes[ATTR_JSONRPC_REQUEST_ID]).toMatch(/^\d+$/);
+      expect(serverAttributes[ATTR_NETWORK_TRANSPORT]).toBe(transport === 'stdio' ? 'pipe' : 'tcp');
+    },
+    TEST_MS,
+  );
+
+  it(
     'one trace: the server span is the child of the client span',
     async () => {
       // instrumented before it connects: it sees the initialize exchange (1.x over stdio keeps no version)

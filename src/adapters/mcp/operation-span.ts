@@ -1,0 +1,178 @@
+import {
+  type Context,
+  context,
+  type Span,
+  type SpanContext,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
+import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
+import { logger } from '../../internal/logger.js';
+import { boundedAttribute } from '../../otel/bounded-text.js';
+import { errorMessageOf, errorTypeOf } from '../../otel/error-type.js';
+import type { OperationTelemetry } from '../../otel/operation-telemetry.js';
+import { type McpSide, recordMcpOperationDuration } from '../../otel/remote-call-metrics.js';
+import {
+  ATTR_GEN_AI_PROMPT_NAME,
+  ATTR_JSONRPC_REQUEST_ID,
+  ATTR_MCP_METHOD_NAME,
+  ATTR_MCP_PROTOCOL_VERSION,
+  ATTR_MCP_RESOURCE_URI,
+  ATTR_RPC_RESPONSE_STATUS_CODE,
+} from '../../otel/semconv.js';
+import { addSessionAttributes, isProtocolVersion, type McpSessionFacts } from './attributes.js';
+import { jsonRpcError } from './remote-call.js';
+
+/*
+ * An MCP operation that is not a tool call (`initialize`, `tools/list`, `resources/read`,
+ * `prompts/get`, `ping`, `completion/complete`, notifications, ...): a span as the MCP conventions
+ * ask, `{mcp.method.name} {target}` (the prompt's name for a prompt's operation; no target otherwise,
+ * the resource URI only as `mcp.resource.uri`, the conventions keep it out of the name), kind CLIENT on
+ * the side that sends it and SERVER on the side that handles it, and a `mcp.{side}.operation.duration`
+ * sample. Recorded with the tracer and meter of the OpenTelemetry listener the adapter was given,
+ * never through the listener: these are not tool calls. `tools/call` keeps its one span (the tool
+ * call's own).
+ */
+
+// read once: on Node 20, `performance` is a lazy getter of the global object, dear on a hot path
+const clock = globalThis.performance;
+
+export interface Operation {
+  readonly side: McpSide;
+  readonly method: string;
+  /** The request's or notification's `params`. */
+  readonly params: unknown;
+  /** The JSON-RPC id, when known when the operation starts (server side). */
+  readonly requestId?: unknown;
+  readonly session: McpSessionFacts;
+  readonly parent: Context;
+  readonly links?: readonly SpanContext[];
+}
+
+/** Runs `run` inside the operation's span (so that it is what a client injects), ends it when `run` settles. */
+export function observeOperation<T>(
+  telemetry: OperationTelemetry,
+  operation: Operation,
+  run: (span: Span | undefined) => T,
+): T {
+  let span: Span;
+  const startTime = clock.now();
+  let attributes: Record<string, string | number>;
+  try {
+    attributes = operationAttributes(operation);
+    span = telemetry.tracer.startSpan(
+      spanName(operation.method, attributes),
+      {
+        kind: operation.side === 'client' ? SpanKind.CLIENT : SpanKind.SERVER,
+        attributes,
+        links: operation.links?.map((context) => ({ context })),
+      },
+      operation.parent,
+    );
+  } catch (error) {
+    logger.error(`could not start the span of MCP ${operation.method}; it is not recorded`, error);
+    return run(undefined);
+  }
+  const end = (failed: boolean, outcome: unknown) => {
+    try {
+      if (failed) recordFailure(span, attributes, outcome);
+      else if (operation.method === 'initialize') recordNegotiated(span, attributes, outcome);
+      span.end();
+      const meter = telemetry.meter();
+      if (meter !== undefined) {
+        recordMcpOperationDuration(meter, operation.side, (clock.now() - startTime) / 1000, attributes);
+      }
+    } catch (error) {
+      logger.error(`could not record MCP ${operation.method}`, error);
+    }
+  };
+  let result: T;
+  try {
+    result = context.with(trace.setSpan(operation.parent, span), run, undefined, span);
+  } catch (error) {
+    end(true, error);
+    throw error;
+  }
+  if (isThenable(result)) {
+    result.then(
+      (value) => end(false, value),
+      (error) => end(true, error),
+    );
+  } else {
+    end(false, result);
+  }
+  return result;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
+}
+
+function spanName(method: string, attributes: Record<string, string | number>): string {
+  const prompt = attributes[ATTR_GEN_AI_PROMPT_NAME];
+  return prompt === undefined ? method : `${method} ${prompt}`;
+}
+
+/** The methods whose params carry the resource's URI (the conventions' list). */
+const WITH_RESOURCE_URI = new Set([
+  'resources/read',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'notifications/resources/updated',
+]);
+
+function operationAttributes(operation: Operation): Record<string, string | number> {
+  const { method, params, requestId } = operation;
+  const attributes: Record<string, string | number> = { [ATTR_MCP_METHOD_NAME]: boundedAttribute(method) };
+  if (typeof requestId === 'string' || typeof requestId === 'number') {
+    attributes[ATTR_JSONRPC_REQUEST_ID] = boundedAttribute(String(requestId));
+  }
+  if (params !== null && typeof params === 'object') {
+    try {
+      if (WITH_RESOURCE_URI.has(method)) {
+        const uri = (params as { uri?: unknown }).uri;
+        if (typeof uri === 'string' && uri.length > 0) attributes[ATTR_MCP_RESOURCE_URI] = boundedAttribute(uri);
+      }
+      const prompt = promptOf(method, params);
+      if (prompt !== undefined) attributes[ATTR_GEN_AI_PROMPT_NAME] = boundedAttribute(prompt);
+    } catch {
+      // params whose getters throw: the operation is recorded without them
+    }
+  }
+  addSessionAttributes(attributes, operation.session);
+  return attributes;
+}
+
+/** `prompts/get`'s `name`; a `completion/complete` of a prompt's argument: its `ref.name`. */
+function promptOf(method: string, params: object): string | undefined {
+  let name: unknown;
+  if (method === 'prompts/get') name = (params as { name?: unknown }).name;
+  else if (method === 'completion/complete') {
+    const ref = (params as { ref?: { type?: unknown; name?: unknown } }).ref;
+    if (ref !== null && typeof ref === 'object' && ref.type === 'ref/prompt') name = ref.name;
+  }
+  return typeof name === 'string' && name.length > 0 ? name : undefined;
+}
+
+/** A JSON-RPC error answer by its code (and `rpc.response.status_code`), else the error's own type. */
+function recordFailure(span: Span, attributes: Record<string, string | number>, error: unknown): void {
+  const described = jsonRpcError(error);
+  const type = described?.type ?? errorTypeOf(error);
+  attributes[ATTR_ERROR_TYPE] = type;
+  span.setAttribute(ATTR_ERROR_TYPE, type);
+  if (described?.statusCode !== undefined) {
+    attributes[ATTR_RPC_RESPONSE_STATUS_CODE] = described.statusCode;
+    span.setAttribute(ATTR_RPC_RESPONSE_STATUS_CODE, described.statusCode);
+  }
+  span.setStatus({ code: SpanStatusCode.ERROR, message: described?.message ?? errorMessageOf(error) });
+}
+
+/** `initialize` settles the protocol version: recorded on its own span when it was not known before. */
+function recordNegotiated(span: Span, attributes: Record<string, string | number>, result: unknown): void {
+  if (attributes[ATTR_MCP_PROTOCOL_VERSION] !== undefined || result === null || typeof result !== 'object') return;
+  const version = (result as { protocolVersion?: unknown }).protocolVersion;
+  if (!isProtocolVersion(version)) return;
+  attributes[ATTR_MCP_PROTOCOL_VERSION] = version;
+  span.setAttribute(ATTR_MCP_PROTOCOL_VERSION, version);
+}

@@ -1,0 +1,53 @@
+import type { Meter, Tracer } from '@opentelemetry/api';
+
+/*
+ * What a protocol adapter (MCP) needs to record the protocol's own operations that are not tool calls
+ * (`initialize`, `tools/list`, `resources/read`, ...): the tracer and meter of the
+ * `OpenTelemetryToolCallListener` it was given. Those operations never go through the listener
+ * itself: a user's listener must not see them as tool calls. Not public API: the listener keeps it
+ * under a registered symbol (a non-enumerable own property, not on its type), and a composite listener
+ * keeps its parts under another, so the adapter finds an OpenTelemetry listener inside a composite.
+ * Registered symbols, not module-local values: the adapters' bundles and the root's may each hold a
+ * copy of this module, and they must agree.
+ */
+
+export const OPERATION_TELEMETRY = Symbol.for('otel-tool-calls.operation-telemetry');
+export const COMPOSED_LISTENERS = Symbol.for('otel-tool-calls.composed-listeners');
+
+export interface OperationTelemetry {
+  readonly tracer: Tracer;
+  /** The listener's meter once an SDK gives a real one, else `undefined` (record nothing). */
+  meter(): Meter | undefined;
+}
+
+/** Marks `target` as holding `value` under `key`, out of sight (non-enumerable, not on its type). */
+export function keepHidden(target: object, key: symbol, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: false, configurable: false, writable: false });
+}
+
+/** The telemetry of the first OpenTelemetry listener `listener` is or composes (depth-first), if any. */
+export function operationTelemetryOf(listener: unknown, depth = 0): OperationTelemetry | undefined {
+  if (listener === null || typeof listener !== 'object' || depth > 8) return undefined;
+  try {
+    const own = (listener as Record<symbol, unknown>)[OPERATION_TELEMETRY];
+    if (isTelemetry(own)) return own;
+    const parts = (listener as Record<symbol, unknown>)[COMPOSED_LISTENERS];
+    if (!Array.isArray(parts)) return undefined;
+    for (const part of parts) {
+      const found = operationTelemetryOf(part, depth + 1);
+      if (found !== undefined) return found;
+    }
+  } catch {
+    // a Proxy listener whose traps throw: no operations recorded for it
+  }
+  return undefined;
+}
+
+function isTelemetry(value: unknown): value is OperationTelemetry {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as OperationTelemetry).tracer === 'object' &&
+    typeof (value as OperationTelemetry).meter === 'function'
+  );
+}
