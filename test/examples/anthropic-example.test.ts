@@ -11,7 +11,7 @@ describe('examples/anthropic', () => {
     expect(stdout.trimEnd().split('\n')).toEqual([
       'model: Rain in Oslo; Atlantis is not on the map.',
       'span: anthropic.custom_tool_use get_weather id=toolu_1 error.type=undefined outcome=undefined',
-      'span: anthropic.custom_tool_use get_weather id=toolu_2 error.type=tool_error outcome=reported',
+      'span: anthropic.custom_tool_use get_weather id=toolu_2 error.type=Error outcome=reported',
     ]);
   }, 120_000); // a child process under npx tsx: slow on a busy machine, never timed
 });

@@ -258,8 +258,10 @@ describe.each(prometheusBinaries)('Tool calls dashboard on a real Prometheus: $l
         : undefined;
     });
     expect(left.web_search).toBe(1); // the model's wrong calls spend none of it
-    expect(left.lookup_order).toBeLessThan(0); // 4% errors against a 1% budget: overspent (1 - 4)
-    expect(left.lookup_order).toBeGreaterThan(-5);
+    // 4% errors against a 1% budget: overspent (1 - 4 once every call is scraped; the first reading may
+    // come from a few calls: 1 failure in 11 is 1 - 9.1), and far from a tool whose every call fails (1 - 100)
+    expect(left.lookup_order).toBeLessThan(0);
+    expect(left.lookup_order).toBeGreaterThan(-20);
     expect(left.charge_card).toBeLessThan(-30); // half its calls fail: about 1 - 50
     expect(left).not.toHaveProperty('_unknown'); // it never ran
     expect(byTool(await seriesOf('Error budget left: latency')).web_search).toBe(1); // every call under 2.56 s
