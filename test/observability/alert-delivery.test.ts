@@ -11,22 +11,12 @@
  * group_wait/group_interval/repeat_interval become 1 s/1 s/1 h; and each receiver gets a webhook (with its
  * own path), which is where a real deployment puts its pager.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAlertWebhook } from '../helpers/alert-webhook.js';
-import { alertmanagerWithShortWaits, type RunningAlertmanager, startAlertmanager } from '../helpers/alertmanager.js';
-import {
-  type RunningPrometheus,
-  skipOrFail,
-  startPrometheus,
-  waitFor,
-  waitForJudgeableHealthyTool,
-} from '../helpers/prometheus.js';
+import { skipOrFail, waitFor, waitForJudgeableHealthyTool } from '../helpers/prometheus.js';
 import { serviceGate } from '../helpers/service-binaries.js';
-import { type InstrumentedApp, startInstrumentedApp } from './instrumented-app.js';
+import { type AlertPipeline, startAlertPipeline } from './alert-pipeline.js';
 
 const observability = (path: string) => fileURLToPath(new URL(`../../observability/${path}`, import.meta.url));
 const prometheusGate = serviceGate('prometheus', { binary: 'prometheus', package: 'prometheus' });
@@ -46,34 +36,16 @@ function rulesWithShortWaits(): string {
 }
 
 describe('tool-call alerts from the app to a pager webhook', () => {
-  let app: InstrumentedApp | undefined;
-  let prometheus: RunningPrometheus | undefined;
-  let alertmanager: RunningAlertmanager | undefined;
-  let webhook: Awaited<ReturnType<typeof startAlertWebhook>> | undefined;
-  let dir: string | undefined;
+  let pipeline: AlertPipeline | undefined;
 
   beforeAll(async () => {
     if (!prometheusGate.path || !alertmanagerGate.path) return;
-    dir = mkdtempSync(join(tmpdir(), 'otel-tool-calls-alerts-'));
-    const rulesFile = join(dir, 'tool-calls.rules.yml');
-    writeFileSync(rulesFile, rulesWithShortWaits());
-    webhook = await startAlertWebhook();
-    alertmanager = await startAlertmanager(alertmanagerGate.path, alertmanagerWithShortWaits(webhook.url));
-    app = await startInstrumentedApp();
-    prometheus = await startPrometheus(prometheusGate.path, {
-      targets: [app.target],
-      jobName: JOB,
-      ruleFiles: [rulesFile],
-      alertmanagers: [alertmanager.address],
-    });
+    const binaries = { prometheus: prometheusGate.path, alertmanager: alertmanagerGate.path };
+    pipeline = await startAlertPipeline(binaries, { rules: rulesWithShortWaits(), job: JOB });
   }, 90_000);
 
   afterAll(async () => {
-    await prometheus?.stop();
-    await app?.stop();
-    await alertmanager?.stop();
-    await webhook?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await pipeline?.stop();
   });
 
   const skipUnlessRunning = (ctx: { skip(note?: string): never }) => {
@@ -81,19 +53,7 @@ describe('tool-call alerts from the app to a pager webhook', () => {
     if (!alertmanagerGate.path) return skipOrFail(ctx, alertmanagerGate);
   };
 
-  /** The first notification with an alert matching `labels`, waited for (bounded). */
-  const notified = (description: string, labels: Record<string, string>) =>
-    waitFor(
-      description,
-      async () => {
-        for (const notification of webhook!.notifications) {
-          const alert = notification.alerts.find((a) => Object.entries(labels).every(([k, v]) => a.labels[k] === v));
-          if (alert) return { notification, alert };
-        }
-        return undefined;
-      },
-      { timeoutMs: 90_000, intervalMs: 500 },
-    );
+  const notified = (description: string, labels: Record<string, string>) => pipeline!.notified(description, labels);
 
   it('pages on the failing tool: its name, severity and runbook reach the page receiver', async (ctx) => {
     skipUnlessRunning(ctx);
@@ -120,20 +80,20 @@ describe('tool-call alerts from the app to a pager webhook', () => {
     skipUnlessRunning(ctx);
     // as in error-ratio-alert.test.ts: once lookup_order has a small non-zero error ratio on enough calls, an
     // evaluation after that is the rule's verdict; then neither Alertmanager nor the webhook has anything for it
-    await waitForJudgeableHealthyTool(prometheus!, 'lookup_order');
+    await waitForJudgeableHealthyTool(pipeline!.prometheus, 'lookup_order');
     const dataSeenAt = Date.now();
     await waitFor('an evaluation of the rules after that', async () => {
-      const rules = await prometheus!.alertingRules();
+      const rules = await pipeline!.prometheus.alertingRules();
       const rule = rules.find((r) => r.name === 'ToolCallErrorRatioHigh');
       return Date.parse(rule?.lastEvaluation ?? '') > dataSeenAt + 1_000 ? rule : undefined;
     });
     // the pipeline is live (charge_card got through), and nothing else did
     await notified('the charge_card page', { alertname: 'ToolCallErrorRatioHigh', gen_ai_tool_name: 'charge_card' });
-    const held = await alertmanager!.alerts();
+    const held = await pipeline!.alertmanager.alerts();
     const errorAlerts = held.filter((a) => a.labels.alertname === 'ToolCallErrorRatioHigh');
     expect(errorAlerts.map((a) => a.labels.gen_ai_tool_name)).toEqual(['charge_card']);
     // nothing but charge_card was paged (web_search's and _unknown's model error tickets go elsewhere)
-    const pagedTools = webhook!.notifications
+    const pagedTools = pipeline!.webhook.notifications
       .filter((n) => n.receiver === 'page')
       .flatMap((n) => n.alerts.map((a) => a.labels.gen_ai_tool_name));
     expect(new Set(pagedTools)).toEqual(new Set(['charge_card']));
@@ -153,7 +113,7 @@ describe('tool-call alerts from the app to a pager webhook', () => {
       alertname: 'ToolCallModelErrorRatioHigh',
       gen_ai_tool_name: '_unknown',
     });
-    const modelErrorReceivers = webhook!.notifications
+    const modelErrorReceivers = pipeline!.webhook.notifications
       .filter((n) => n.alerts.some((a) => a.labels.alertname === 'ToolCallModelErrorRatioHigh'))
       .map((n) => n.receiver);
     expect(new Set(modelErrorReceivers)).toEqual(new Set(['ticket']));
@@ -171,7 +131,7 @@ describe('tool-call alerts from the app to a pager webhook', () => {
       annotations: { summary: `Tool ${tool} p95 latency is 3s (${JOB})` },
       endsAt: new Date(Date.now() + 10 * 60_000).toISOString(),
     });
-    await alertmanager!.postAlerts([latency('charge_card'), latency('web_search')]);
+    await pipeline!.alertmanager.postAlerts([latency('charge_card'), latency('web_search')]);
     // the other tool's ticket is delivered, through the ticket receiver
     const ticket = await notified('the web_search latency ticket', {
       alertname: 'ToolCallLatencyHigh',
@@ -179,7 +139,7 @@ describe('tool-call alerts from the app to a pager webhook', () => {
     });
     expect(ticket.notification.receiver).toBe('ticket');
     // and Alertmanager says why charge_card's is not: suppressed, inhibited by the firing error alert
-    const held = await alertmanager!.alerts();
+    const held = await pipeline!.alertmanager.alerts();
     const source = held.find(
       (a) => a.labels.alertname === 'ToolCallErrorRatioHigh' && a.labels.gen_ai_tool_name === 'charge_card',
     );
@@ -192,7 +152,7 @@ describe('tool-call alerts from the app to a pager webhook', () => {
       held.find((a) => a.labels.alertname === 'ToolCallLatencyHigh' && a.labels.gen_ai_tool_name === 'web_search')
         ?.status.state,
     ).toBe('active');
-    const charged = webhook!.notifications.flatMap((n) =>
+    const charged = pipeline!.webhook.notifications.flatMap((n) =>
       n.alerts.filter(
         (a) => a.labels.alertname === 'ToolCallLatencyHigh' && a.labels.gen_ai_tool_name === 'charge_card',
       ),
