@@ -63,7 +63,9 @@ for await (const message of query({
 }
 await api.close();
 
+// the tool calls' spans (the SDK MCP server's other operations, initialize and tools/list, have their own)
 for (const span of spans.getFinishedSpans()) {
   const { attributes } = span;
+  if (attributes['gen_ai.operation.name'] !== 'execute_tool') continue;
   console.log(`span: ${span.name} id=${attributes['gen_ai.tool.call.id']} mcp=${attributes['mcp.method.name']}`);
 }
