@@ -8,7 +8,8 @@
  * handling: `OTEL_SERVICE_NAME`, `OTEL_EXPORTER_OTLP_*` including `http/json`,
  * `OTEL_TRACES_EXPORTER`, `OTEL_METRICS_EXPORTER` including `prometheus`, `OTEL_LOG_LEVEL`, ...)
  * with `ToolCallsInstrumentation`, loading only the parts of the SDK those variables select
- * (`internal/lean-node-sdk.ts`: the packages `@opentelemetry/sdk-node` depends on, not sdk-node), gives way to an SDK the app starts itself
+ * (`internal/lean-node-sdk.ts`: the packages `@opentelemetry/sdk-node` depends on, not sdk-node),
+ * gives way to an SDK the app starts itself
  * (`register/app-sdk.ts`), and flushes at exit, for `OTEL_TOOL_CALLS_SHUTDOWN_TIMEOUT_MS` at most,
  * so that the app ends as it would without it (`register/exit-flush.ts`).
  * `OTEL_SDK_DISABLED=true` turns it all off: nothing is patched. Only the main thread is
