@@ -13,17 +13,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { skipOrFail, waitFor, waitForJudgeableHealthyTool } from '../helpers/prometheus.js';
-import { serviceGate } from '../helpers/service-binaries.js';
-import { type AlertPipeline, startAlertPipeline } from './alert-pipeline.js';
+import { describe, expect, it } from 'vitest';
+import { waitFor, waitForJudgeableHealthyTool } from '../helpers/prometheus.js';
+import { useAlertPipeline } from './alert-pipeline.js';
 
 const observability = (path: string) => fileURLToPath(new URL(`../../observability/${path}`, import.meta.url));
-const prometheusGate = serviceGate('prometheus', { binary: 'prometheus', package: 'prometheus' });
-const alertmanagerGate = serviceGate('alertmanager', {
-  binary: 'prometheus-alertmanager',
-  package: 'prometheus-alertmanager',
-});
 const JOB = 'tool-calls-demo';
 
 /** The rules file with its `for:` durations in seconds instead of minutes (and nothing else changed). */
@@ -36,24 +30,10 @@ function rulesWithShortWaits(): string {
 }
 
 describe('tool-call alerts from the app to a pager webhook', () => {
-  let pipeline: AlertPipeline | undefined;
-
-  beforeAll(async () => {
-    if (!prometheusGate.path || !alertmanagerGate.path) return;
-    const binaries = { prometheus: prometheusGate.path, alertmanager: alertmanagerGate.path };
-    pipeline = await startAlertPipeline(binaries, { rules: rulesWithShortWaits(), job: JOB });
-  }, 90_000);
-
-  afterAll(async () => {
-    await pipeline?.stop();
-  });
-
-  const skipUnlessRunning = (ctx: { skip(note?: string): never }) => {
-    if (!prometheusGate.path) return skipOrFail(ctx, prometheusGate);
-    if (!alertmanagerGate.path) return skipOrFail(ctx, alertmanagerGate);
-  };
-
-  const notified = (description: string, labels: Record<string, string>) => pipeline!.notified(description, labels);
+  const stack = useAlertPipeline(() => ({ rules: rulesWithShortWaits(), job: JOB }));
+  const { skipUnlessRunning } = stack;
+  const notified = (description: string, labels: Record<string, string>) =>
+    stack.pipeline().notified(description, labels);
 
   it('pages on the failing tool: its name, severity and runbook reach the page receiver', async (ctx) => {
     skipUnlessRunning(ctx);
@@ -80,21 +60,22 @@ describe('tool-call alerts from the app to a pager webhook', () => {
     skipUnlessRunning(ctx);
     // as in error-ratio-alert.test.ts: once lookup_order has a small non-zero error ratio on enough calls, an
     // evaluation after that is the rule's verdict; then neither Alertmanager nor the webhook has anything for it
-    await waitForJudgeableHealthyTool(pipeline!.prometheus, 'lookup_order');
+    await waitForJudgeableHealthyTool(stack.pipeline().prometheus, 'lookup_order');
     const dataSeenAt = Date.now();
     await waitFor('an evaluation of the rules after that', async () => {
-      const rules = await pipeline!.prometheus.alertingRules();
+      const rules = await stack.pipeline().prometheus.alertingRules();
       const rule = rules.find((r) => r.name === 'ToolCallErrorRatioHigh');
       return Date.parse(rule?.lastEvaluation ?? '') > dataSeenAt + 1_000 ? rule : undefined;
     });
     // the pipeline is live (charge_card got through), and nothing else did
     await notified('the charge_card page', { alertname: 'ToolCallErrorRatioHigh', gen_ai_tool_name: 'charge_card' });
-    const held = await pipeline!.alertmanager.alerts();
+    const held = await stack.pipeline().alertmanager.alerts();
     const errorAlerts = held.filter((a) => a.labels.alertname === 'ToolCallErrorRatioHigh');
     expect(errorAlerts.map((a) => a.labels.gen_ai_tool_name)).toEqual(['charge_card']);
     // nothing but charge_card was paged (web_search's and _unknown's model error tickets go elsewhere)
-    const pagedTools = pipeline!.webhook.notifications
-      .filter((n) => n.receiver === 'page')
+    const pagedTools = stack
+      .pipeline()
+      .webhook.notifications.filter((n) => n.receiver === 'page')
       .flatMap((n) => n.alerts.map((a) => a.labels.gen_ai_tool_name));
     expect(new Set(pagedTools)).toEqual(new Set(['charge_card']));
   }, 120_000);
@@ -113,8 +94,9 @@ describe('tool-call alerts from the app to a pager webhook', () => {
       alertname: 'ToolCallModelErrorRatioHigh',
       gen_ai_tool_name: '_unknown',
     });
-    const modelErrorReceivers = pipeline!.webhook.notifications
-      .filter((n) => n.alerts.some((a) => a.labels.alertname === 'ToolCallModelErrorRatioHigh'))
+    const modelErrorReceivers = stack
+      .pipeline()
+      .webhook.notifications.filter((n) => n.alerts.some((a) => a.labels.alertname === 'ToolCallModelErrorRatioHigh'))
       .map((n) => n.receiver);
     expect(new Set(modelErrorReceivers)).toEqual(new Set(['ticket']));
   }, 120_000);
@@ -131,7 +113,7 @@ describe('tool-call alerts from the app to a pager webhook', () => {
       annotations: { summary: `Tool ${tool} p95 latency is 3s (${JOB})` },
       endsAt: new Date(Date.now() + 10 * 60_000).toISOString(),
     });
-    await pipeline!.alertmanager.postAlerts([latency('charge_card'), latency('web_search')]);
+    await stack.pipeline().alertmanager.postAlerts([latency('charge_card'), latency('web_search')]);
     // the other tool's ticket is delivered, through the ticket receiver
     const ticket = await notified('the web_search latency ticket', {
       alertname: 'ToolCallLatencyHigh',
@@ -139,7 +121,7 @@ describe('tool-call alerts from the app to a pager webhook', () => {
     });
     expect(ticket.notification.receiver).toBe('ticket');
     // and Alertmanager says why charge_card's is not: suppressed, inhibited by the firing error alert
-    const held = await pipeline!.alertmanager.alerts();
+    const held = await stack.pipeline().alertmanager.alerts();
     const source = held.find(
       (a) => a.labels.alertname === 'ToolCallErrorRatioHigh' && a.labels.gen_ai_tool_name === 'charge_card',
     );
@@ -152,11 +134,13 @@ describe('tool-call alerts from the app to a pager webhook', () => {
       held.find((a) => a.labels.alertname === 'ToolCallLatencyHigh' && a.labels.gen_ai_tool_name === 'web_search')
         ?.status.state,
     ).toBe('active');
-    const charged = pipeline!.webhook.notifications.flatMap((n) =>
-      n.alerts.filter(
-        (a) => a.labels.alertname === 'ToolCallLatencyHigh' && a.labels.gen_ai_tool_name === 'charge_card',
-      ),
-    );
+    const charged = stack
+      .pipeline()
+      .webhook.notifications.flatMap((n) =>
+        n.alerts.filter(
+          (a) => a.labels.alertname === 'ToolCallLatencyHigh' && a.labels.gen_ai_tool_name === 'charge_card',
+        ),
+      );
     expect(charged).toEqual([]);
     expect(errorAlert.notification.receiver).toBe('page');
   }, 120_000);

@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { startAlertWebhook, type WebhookNotification } from '../helpers/alert-webhook.js';
 import { alertmanagerWithShortWaits, type RunningAlertmanager, startAlertmanager } from '../helpers/alertmanager.js';
-import { type RunningPrometheus, startPrometheus, waitFor } from '../helpers/prometheus.js';
+import { type RunningPrometheus, skipOrFail, startPrometheus, waitFor } from '../helpers/prometheus.js';
+import { serviceGate } from '../helpers/service-binaries.js';
 import { type InstrumentedApp, startInstrumentedApp } from './instrumented-app.js';
 
 /** The stack's alert path on the real servers: app → Prometheus with `rules` → Alertmanager → webhooks. */
@@ -59,6 +61,41 @@ export async function startAlertPipeline(
       await alertmanager.stop();
       await webhook.close();
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const prometheusGate = serviceGate('prometheus', { binary: 'prometheus', package: 'prometheus' });
+const alertmanagerGate = serviceGate('alertmanager', {
+  binary: 'prometheus-alertmanager',
+  package: 'prometheus-alertmanager',
+});
+
+/**
+ * One alert pipeline for a describe block: started before its tests (when both servers are here),
+ * stopped after them. Each test calls `skipUnlessRunning(ctx)` first (a missing server skips it, or
+ * fails it under REQUIRE_SERVICES=1), then reads `pipeline()`.
+ */
+export function useAlertPipeline(
+  options: Parameters<typeof startAlertPipeline>[1] | (() => Parameters<typeof startAlertPipeline>[1]),
+) {
+  let pipeline: AlertPipeline | undefined;
+  beforeAll(async () => {
+    if (!prometheusGate.path || !alertmanagerGate.path) return;
+    const binaries = { prometheus: prometheusGate.path, alertmanager: alertmanagerGate.path };
+    pipeline = await startAlertPipeline(binaries, typeof options === 'function' ? options() : options);
+  }, 90_000);
+  afterAll(async () => {
+    await pipeline?.stop();
+  });
+  return {
+    skipUnlessRunning(ctx: { skip(note?: string): never }): void {
+      if (!prometheusGate.path) skipOrFail(ctx, prometheusGate);
+      if (!alertmanagerGate.path) skipOrFail(ctx, alertmanagerGate);
+    },
+    pipeline(): AlertPipeline {
+      if (pipeline === undefined) throw new Error('the alert pipeline did not start');
+      return pipeline;
     },
   };
 }

@@ -1,39 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { skipOrFail, waitFor } from '../helpers/prometheus.js';
-import { serviceGate } from '../helpers/service-binaries.js';
+import { describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/prometheus.js';
 import { sloRulesWithShortWaits } from '../helpers/slo-rules-copy.js';
-import { type AlertPipeline, startAlertPipeline } from './alert-pipeline.js';
+import { useAlertPipeline } from './alert-pipeline.js';
 
-const prometheusGate = serviceGate('prometheus', { binary: 'prometheus', package: 'prometheus' });
-const alertmanagerGate = serviceGate('alertmanager', {
-  binary: 'prometheus-alertmanager',
-  package: 'prometheus-alertmanager',
-});
 const JOB = 'tool-calls-demo';
 
 describe('SLO burn-rate alerts from the app to the pager and ticket webhooks', () => {
-  let pipeline: AlertPipeline | undefined;
-
-  beforeAll(async () => {
-    if (!prometheusGate.path || !alertmanagerGate.path) return;
-    const binaries = { prometheus: prometheusGate.path, alertmanager: alertmanagerGate.path };
-    pipeline = await startAlertPipeline(binaries, {
-      rules: sloRulesWithShortWaits(),
-      job: JOB,
-      serviceName: 'tool-calls-slo-fixture',
-    });
-  }, 90_000);
-
-  afterAll(async () => {
-    await pipeline?.stop();
-  });
-
-  const skipUnlessRunning = (ctx: { skip(note?: string): never }) => {
-    if (!prometheusGate.path) return skipOrFail(ctx, prometheusGate);
-    if (!alertmanagerGate.path) return skipOrFail(ctx, alertmanagerGate);
-  };
-
-  const notified = (description: string, labels: Record<string, string>) => pipeline!.notified(description, labels);
+  const stack = useAlertPipeline(() => ({
+    rules: sloRulesWithShortWaits(),
+    job: JOB,
+    serviceName: 'tool-calls-slo-fixture',
+  }));
+  const { skipUnlessRunning } = stack;
+  const notified = (description: string, labels: Record<string, string>) =>
+    stack.pipeline().notified(description, labels);
 
   it('pages on the fast burn of the failing tool, through the page receiver', async (ctx) => {
     skipUnlessRunning(ctx);
@@ -49,9 +29,9 @@ describe('SLO burn-rate alerts from the app to the pager and ticket webhooks', (
       `Tool charge_card burns its availability error budget 14.4x as fast as the SLO allows (${JOB})`,
     );
     // half the calls it ran failed: a burn of about 50 on every window
-    const [burn] = await pipeline!.prometheus.query(
-      `job_tool:tool_call_slo_availability:burn_rate1h{gen_ai_tool_name="charge_card"}`,
-    );
+    const [burn] = await stack
+      .pipeline()
+      .prometheus.query(`job_tool:tool_call_slo_availability:burn_rate1h{gen_ai_tool_name="charge_card"}`);
     expect(Number(burn?.value?.[1])).toBeGreaterThan(30);
     expect(Number(burn?.value?.[1])).toBeLessThan(70);
   }, 120_000);
@@ -64,13 +44,14 @@ describe('SLO burn-rate alerts from the app to the pager and ticket webhooks', (
     });
     expect(notification.receiver).toBe('ticket');
     expect(alert.labels).toMatchObject({ job: JOB, severity: 'ticket', slo: 'availability' });
-    const [burn] = await pipeline!.prometheus.query(
-      `job_tool:tool_call_slo_availability:burn_rate1d{gen_ai_tool_name="lookup_order"}`,
-    );
+    const [burn] = await stack
+      .pipeline()
+      .prometheus.query(`job_tool:tool_call_slo_availability:burn_rate1d{gen_ai_tool_name="lookup_order"}`);
     expect(Number(burn?.value?.[1])).toBeGreaterThan(3); // 1 in 25 calls: 4
     expect(Number(burn?.value?.[1])).toBeLessThan(6);
-    const pagedTools = pipeline!.webhook.notifications
-      .filter((n) => n.receiver === 'page')
+    const pagedTools = stack
+      .pipeline()
+      .webhook.notifications.filter((n) => n.receiver === 'page')
       .flatMap((n) => n.alerts.map((a) => a.labels.gen_ai_tool_name));
     expect(new Set(pagedTools)).toEqual(new Set(['charge_card']));
   }, 120_000);
@@ -82,7 +63,7 @@ describe('SLO burn-rate alerts from the app to the pager and ticket webhooks', (
       gen_ai_tool_name: 'charge_card',
     });
     const held = await waitFor('the slow burn of charge_card in Alertmanager', async () => {
-      const alerts = await pipeline!.alertmanager.alerts();
+      const alerts = await stack.pipeline().alertmanager.alerts();
       const slow = alerts.filter(
         (a) => a.labels.alertname === 'ToolCallErrorBudgetSlowBurn' && a.labels.gen_ai_tool_name === 'charge_card',
       );
@@ -97,11 +78,13 @@ describe('SLO burn-rate alerts from the app to the pager and ticket webhooks', (
       expect(alert.status.state).toBe('suppressed');
       expect(sources).toEqual(expect.arrayContaining([...alert.status.inhibitedBy]));
     }
-    const ticketed = pipeline!.webhook.notifications.flatMap((n) =>
-      n.alerts.filter(
-        (a) => a.labels.alertname === 'ToolCallErrorBudgetSlowBurn' && a.labels.gen_ai_tool_name === 'charge_card',
-      ),
-    );
+    const ticketed = stack
+      .pipeline()
+      .webhook.notifications.flatMap((n) =>
+        n.alerts.filter(
+          (a) => a.labels.alertname === 'ToolCallErrorBudgetSlowBurn' && a.labels.gen_ai_tool_name === 'charge_card',
+        ),
+      );
     expect(ticketed).toEqual([]);
   }, 120_000);
 
@@ -112,11 +95,11 @@ describe('SLO burn-rate alerts from the app to the pager and ticket webhooks', (
       alertname: 'ToolCallErrorBudgetSlowBurn',
       gen_ai_tool_name: 'lookup_order',
     });
-    const [burn] = await pipeline!.prometheus.query(
-      `job_tool:tool_call_slo_availability:burn_rate1h{gen_ai_tool_name="web_search"}`,
-    );
+    const [burn] = await stack
+      .pipeline()
+      .prometheus.query(`job_tool:tool_call_slo_availability:burn_rate1h{gen_ai_tool_name="web_search"}`);
     expect(Number(burn?.value?.[1])).toBe(0);
-    const held = await pipeline!.alertmanager.alerts();
+    const held = await stack.pipeline().alertmanager.alerts();
     expect(
       held.filter((a) => a.labels.gen_ai_tool_name === 'web_search' || a.labels.gen_ai_tool_name === '_unknown'),
     ).toEqual([]);
