@@ -40,11 +40,18 @@ function start(): void {
   // each part as sdk-node would load it: the copies it depends on, where it is installed
   const load = <Module>(name: string) =>
     loadOptionalPackage<Module>(name, 'otel-tool-calls/register', '@opentelemetry/sdk-node');
-  // enabled when the SDK starts, once its packages are loaded: enabled, it hooks every require()
-  const instrumentation = new ToolCallsInstrumentation({ enabled: false });
-  const sdk = new LeanNodeSdk({ instrumentations: [instrumentation] }, load);
+  // made by the SDK's start, once its packages are loaded (made, it hooks every require()), and
+  // enabled by it, with the providers it registered
+  let instrumentation: ToolCallsInstrumentation | undefined;
+  const makeInstrumentation = () => {
+    instrumentation = new ToolCallsInstrumentation({ enabled: false });
+    return [instrumentation];
+  };
+  const sdk = new LeanNodeSdk({ instrumentations: makeInstrumentation }, load);
   // read after the SDK's constructor has set the diag logger (OTEL_LOG_LEVEL): a bad value is warned about
   const timeoutMs = shutdownTimeoutMs();
-  startGivingWayToTheAppsSdk(() => sdk.start(), instrumentation);
+  startGivingWayToTheAppsSdk(() => sdk.start(), {
+    setMeterProvider: (provider) => instrumentation?.setMeterProvider(provider),
+  });
   flushAtExit(() => sdk.shutdown(), timeoutMs);
 }

@@ -155,7 +155,6 @@ export function startToolCallTelemetry(options: ToolCallTelemetryOptions): ToolC
       spanProcessors,
       metricReaders,
       logRecordProcessors: [],
-      instrumentations: [],
     },
     <Module>(name: string) =>
       loadOptionalPackage<Module>(name, 'startToolCallTelemetry (the OpenTelemetry SDK)', via[name]),

@@ -25,6 +25,8 @@ export interface StartupFiles {
   readonly setup: string;
   readonly floor: string;
   readonly register: string;
+  readonly hooksThread: string;
+  readonly esmHook: string;
 }
 
 export const STARTUP_CASES: readonly StartupCase[] = [
@@ -37,8 +39,19 @@ export const STARTUP_CASES: readonly StartupCase[] = [
   { id: 'setup', label: 'startToolCallTelemetry() + wrapTools in the app', args: (files) => [files.setup] },
   {
     id: 'floor',
-    label: 'floor: a hand-picked preload (trace + metrics SDKs, OTLP/protobuf, context, instrumentation)',
+    label:
+      'floor: a hand-picked preload (trace + metrics SDKs in their ES module builds, OTLP/protobuf, context, instrumentation, ESM hook as register)',
     args: (files) => ['--import', files.floor, files.bare],
+  },
+  {
+    id: 'esm-hook',
+    label: "register's ESM hook alone (import-in-the-middle, its include list; no SDK)",
+    args: (files) => ['--import', files.esmHook, files.bare],
+  },
+  {
+    id: 'hooks-thread',
+    label: 'a no-op module.register() hook alone: the hooks thread register needs on Node 20',
+    args: (files) => ['--import', files.hooksThread, files.bare],
   },
   {
     id: 'peer',
@@ -86,6 +99,9 @@ export async function bundleStartup(root: string): Promise<StartupFiles> {
     setup: join(root, 'bench', 'startup', 'setup.ts'),
     floor: join(root, 'bench', 'startup', 'floor.ts'),
     register: join(root, 'src', 'register.ts'),
+    hooksThread: join(root, 'bench', 'startup', 'hooks-thread.ts'),
+    esmHook: join(root, 'bench', 'startup', 'esm-hook.ts'),
+    'no-op-hook': join(root, 'bench', 'startup', 'no-op-hook.ts'),
   };
   await build({
     entryPoints: entries,

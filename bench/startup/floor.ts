@@ -2,9 +2,11 @@
  * The lean floor of the startup group, as a preload (`node --import`): the least an app could start
  * by hand for what register's default configuration does: the trace and metrics SDKs, the two
  * OTLP/protobuf exporters, the context manager, the propagator, ToolCallsInstrumentation (with its
- * ESM hook), and a flush at exit. No environment handling, no resource detection, no logs.
+ * ESM hook, installed as register installs it on this runtime: in-thread where Node can, the hooks
+ * thread of `module.register()` otherwise), and a flush at exit. No environment handling, no
+ * resource detection, no logs. Imported, as an app would, the SDK packages load their ES module
+ * builds (each through the loader hook where there is one); register requires their CommonJS builds.
  */
-import { register } from 'node:module';
 import { context, metrics, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -16,8 +18,9 @@ import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { ESM_HOOKED_FILES } from '../../src/instrumentation/hooked-files.js';
 import { ToolCallsInstrumentation } from '../../src/instrumentation/tool-calls-instrumentation.js';
+import { registerEsmHooks } from '../../src/register/esm-hooks.js';
 
-register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, { data: { include: ESM_HOOKED_FILES } });
+registerEsmHooks(ESM_HOOKED_FILES, import.meta.url);
 const resource = resourceFromAttributes({ 'service.name': process.env.OTEL_SERVICE_NAME ?? 'unknown_service' });
 const contextManager = new AsyncLocalStorageContextManager();
 contextManager.enable();

@@ -29,7 +29,13 @@ export interface LeanNodeSdkConfiguration {
   readonly metricReaders?: MetricReader[];
   /** Left out: from `OTEL_LOGS_EXPORTER`, as NodeSDK. `[]`: no logger provider (NodeSDK registers one that drops every record). */
   readonly logRecordProcessors?: [];
-  readonly instrumentations?: Instrumentation[];
+  /**
+   * Made by `start()` once it has loaded the SDK's packages, not before: making an
+   * `InstrumentationBase`, even one made disabled, installs require-in-the-middle's hook on every
+   * `require()` (its `RequireInTheMiddleSingleton`), and each of the SDK's 300 CommonJS files then
+   * went through it (resolved again, its package.json read).
+   */
+  readonly instrumentations?: () => Instrumentation[];
 }
 
 /**
@@ -46,7 +52,7 @@ export class LeanNodeSdk {
   private resource: Resource;
   private readonly resourceDetectors: Resources.ResourceDetector[];
   private readonly metricReaders: MetricReader[];
-  private readonly instrumentations: Instrumentation[];
+  private readonly instrumentations: () => Instrumentation[];
   private tracerProvider?: SdkTrace.TracerProvider;
   private meterProvider?: MeterProvider;
   private loggerProvider?: LazyLoggerProvider;
@@ -66,7 +72,7 @@ export class LeanNodeSdk {
       : [resources.envDetector, resources.processDetector, resources.hostDetector];
     // built here, as NodeSDK's constructor does (a Prometheus exporter starts serving now)
     this.metricReaders = configuration.metricReaders ?? metricReadersFromEnv(load);
-    this.instrumentations = configuration.instrumentations ?? [];
+    this.instrumentations = configuration.instrumentations ?? (() => []);
   }
 
   /** Builds the providers and registers them with the API. */
@@ -117,16 +123,17 @@ export class LeanNodeSdk {
       trace.setGlobalTracerProvider(this.tracerProvider);
     }
 
-    // After the providers, not first as in NodeSDK: an instrumentation enabled when this starts (see
-    // register.ts) hooks every require() from then on (require-in-the-middle resolves each one again),
-    // and the SDK packages loaded above took 0.2 s more through it. Before the logger provider, as in
-    // NodeSDK: an instrumentation's logger is the logs API's proxy, and asks the logs SDK for nothing yet.
-    if (this.instrumentations.length > 0) {
+    // After the providers, not first as in NodeSDK: an instrumentation hooks every require() from the
+    // moment it is made (require-in-the-middle resolves each one again), and the SDK packages loaded
+    // above took 0.2 s more through it. Before the logger provider, as in NodeSDK: an instrumentation's
+    // logger is the logs API's proxy, and asks the logs SDK for nothing yet.
+    const instrumentations = this.instrumentations();
+    if (instrumentations.length > 0) {
       const { registerInstrumentations } = load<typeof import('@opentelemetry/instrumentation')>(
         '@opentelemetry/instrumentation',
       );
       // enables each (those made with `enabled: false`) with the providers just registered
-      registerInstrumentations({ instrumentations: this.instrumentations });
+      registerInstrumentations({ instrumentations });
     }
 
     const exporters = configuration.logRecordProcessors === undefined ? logsExportersFromEnv(load) : [];

@@ -275,7 +275,15 @@ describe('npm run bench -- --quick', () => {
 
   it('starts every case of the startup group as a whole process, timed and weighed, against the bare app', () => {
     const { startup, targets } = JSON.parse(readFileSync(jsonFile, 'utf8'));
-    expect(startup.rows.map((row: { id: string }) => row.id)).toEqual(['bare', 'register', 'setup', 'floor', 'peer']);
+    expect(startup.rows.map((row: { id: string }) => row.id)).toEqual([
+      'bare',
+      'register',
+      'setup',
+      'floor',
+      'esm-hook',
+      'hooks-thread',
+      'peer',
+    ]);
     for (const row of startup.rows) {
       expect(row.runs).toHaveLength(startup.rounds);
       expect(row.cpuMs, row.id).toBeGreaterThan(0);

@@ -64,3 +64,21 @@ describe('otel-tool-calls/register: a lean start', () => {
     expect(loaded).not.toContain('@opentelemetry/sdk-node');
   });
 });
+
+describe('otel-tool-calls/register: the SDK loads before the require hook', () => {
+  it("no file of the SDK's packages is loaded through require-in-the-middle: the instrumentation is made once they are loaded", async () => {
+    // require-in-the-middle's own debug log names each require() its hook processes
+    const run = await runUnderRegister('loaded-packages.cjs', {
+      env: { DEBUG: 'require-in-the-middle', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' },
+    });
+    expect(run.code).toBe(0);
+    const processed = run.stderr.split('\n').filter((line) => line.includes('require-in-the-middle processing'));
+    // the hook is installed: the SDK's start asks it for what it has loaded already
+    expect(processed.length).toBeGreaterThan(0);
+    // a package's own relative require()s go through the hook only when the package is first loaded
+    const sdkFilesLoadedThroughIt = processed.filter((line) =>
+      /require\('\.\.?\/[^']*'\): \S*node_modules\/@opentelemetry\//.test(line),
+    );
+    expect(sdkFilesLoadedThroughIt).toEqual([]);
+  });
+});
