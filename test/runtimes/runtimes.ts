@@ -44,7 +44,7 @@ export const RUNTIMES: readonly Runtime[] = [
 
 /** Whether runtimes/ is installed; CI (REQUIRE_SERVICES=1) fails without it, elsewhere the matrix skips. */
 export function runtimesInstalled(): boolean {
-  const present = existsSync(`${installed}/.bin/bun`);
+  const present = existsSync(`${installed}/.bin/bun`) && existsSync(`${installed}/.bin/workerd`);
   if (!present && process.env.REQUIRE_SERVICES === '1') {
     throw new Error('runtimes/ is not installed: run `npm ci --prefix runtimes`');
   }
