@@ -87,7 +87,7 @@ describe.skipIf(!ready)('the runtime matrix', () => {
   const deno = RUNTIMES.find((runtime) => runtime.name === 'Deno') as Runtime;
   for (const fixture of ['ai-sdk.mjs', 'ai-sdk.cjs']) {
     it(
-      `Deno: ${fixture} under register runs and ends as without it, with one line saying zero-code does not run`,
+      `Deno: ${fixture} under --preload npm:otel-tool-calls/register runs and ends as without it, with one line saying zero-code does not run`,
       async () => {
         const app = await underRegister(deno, fixture);
         expect({ code: app.code, signal: app.signal, stderr: app.stderr }).toEqual({

@@ -33,12 +33,13 @@ export const RUNTIMES: readonly Runtime[] = [
     run: [],
     preload: () => ['--preload', 'otel-tool-calls/register'],
   },
-  // Deno's --preload takes a path: the built file of the format
+  // Deno's --preload takes a module specifier: a bare one is read as a path, `npm:` resolves the
+  // package from node_modules (here by the package's self-reference), for an ESM or a CommonJS app
   {
     name: 'Deno',
     executable: `${installed}/.bin/deno`,
     run: ['run', '-A'],
-    preload: (how) => ['run', '-A', '--preload', `${root}dist/register.${how === 'import' ? 'js' : 'cjs'}`],
+    preload: () => ['run', '-A', '--preload', 'npm:otel-tool-calls/register'],
   },
 ];
 
