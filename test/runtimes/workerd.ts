@@ -19,7 +19,7 @@ export interface RunningWorker {
 }
 
 /**
- * Bundles the worker as wrangler would (esbuild, the `workerd`/`worker`/`browser` conditions, the
+ * Bundles the worker for workerd (esbuild, the `workerd`/`worker`/`browser` conditions, the
  * built `dist/` entry points by the package's self-reference) and serves it with workerd on
  * 127.0.0.1 (a port workerd picks, read from its control pipe), its outbound fetches allowed to
  * loopback only. With `nodejs_compat`, Node's built-ins are left to workerd.
@@ -89,7 +89,7 @@ const worker :Workerd.Worker = (
 /**
  * Node's built-ins, for workerd to give (`nodejs_compat`): an `import` stays one; a CommonJS
  * `require()` (`@opentelemetry/context-async-hooks` has no ES build) becomes a module importing it,
- * since an ES module worker has no `require` (wrangler does the same).
+ * since an ES module worker has no `require`.
  */
 const nodeBuiltinsLeftToWorkerd: Plugin = {
   name: 'node-builtins-left-to-workerd',
