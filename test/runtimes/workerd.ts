@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -78,11 +78,13 @@ const worker :Workerd.Worker = (
   return {
     url: `http://127.0.0.1:${port}`,
     output: () => output,
-    stop: () =>
-      new Promise<void>((resolve) => {
+    stop: async () => {
+      await new Promise<void>((resolve) => {
         child.once('close', () => resolve());
         child.kill('SIGTERM');
-      }),
+      });
+      await rm(dir, { recursive: true, force: true });
+    },
   };
 }
 
