@@ -29,6 +29,9 @@ const EXIT_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
  * run if it is due; an export of register's own started in that turn (a full span batch) counts as
  * work, and the handlers then get one `'beforeExit'` more.
  *
+ * Under Bun (which emits `'beforeExit'` without `process.emit`, and has no async hooks): a listener
+ * of register's own flushes at the first `'beforeExit'`; the app's handlers get one more after it.
+ *
  * On `SIGTERM` and `SIGINT`, the flush too, for `timeoutMs` at most; then, if the app has no
  * handler of its own for the signal, the process ends by it, as it would have.
  */
@@ -39,23 +42,21 @@ export function flushAtExit(shutdown: () => Promise<void>, timeoutMs: number): v
     return flushing;
   };
 
-  let watch: LoopCallbacksWatch | undefined;
   let exiting = false;
-  const emit = process.emit;
-  process.emit = function emitBeforeExitAsWithoutRegister(this: NodeJS.Process, event: string | symbol, ...args) {
-    if (event !== 'beforeExit') return Reflect.apply(emit, this, [event, ...args]);
-    if (exiting) return false;
-    if (watch !== undefined && !watch.stop()) {
-      exiting = true;
-      exitOnceDone(flush(), timeoutMs);
-      return false;
-    }
-    let hadListeners = false;
-    watch = watchLoopCallbacks(() => {
-      hadListeners = Reflect.apply(emit, this, [event, ...args]);
+  const exitAfterTheFlush = () => {
+    exiting = true;
+    exitOnceDone(flush(), timeoutMs);
+  };
+  if (emitsBeforeExitWithoutProcessEmit()) {
+    // the first 'beforeExit' is the one the app would get: flushed then; the flush's own work
+    // empties the loop once more, and that 'beforeExit' reaches the app's handlers too (no async
+    // hooks here to tell it from one their work made)
+    process.on('beforeExit', () => {
+      if (!exiting) exitAfterTheFlush();
     });
-    return hadListeners;
-  } as typeof process.emit;
+  } else {
+    wrapBeforeExit(exitAfterTheFlush, () => exiting);
+  }
 
   for (const signal of EXIT_SIGNALS) {
     process.once(signal, () => {
@@ -65,6 +66,33 @@ export function flushAtExit(shutdown: () => Promise<void>, timeoutMs: number): v
       });
     });
   }
+}
+
+/**
+ * Bun calls the `'beforeExit'` listeners from its event loop without going through `process.emit`,
+ * so the wrapper never sees the event; it has no async hooks either (`createHook` does nothing).
+ */
+function emitsBeforeExitWithoutProcessEmit(): boolean {
+  return (process.versions as Record<string, string | undefined>).bun !== undefined;
+}
+
+/** Every `'beforeExit'` through `process.emit`, as the comment of `flushAtExit` says. */
+function wrapBeforeExit(exitAfterTheFlush: () => void, exiting: () => boolean): void {
+  let watch: LoopCallbacksWatch | undefined;
+  const emit = process.emit;
+  process.emit = function emitBeforeExitAsWithoutRegister(this: NodeJS.Process, event: string | symbol, ...args) {
+    if (event !== 'beforeExit') return Reflect.apply(emit, this, [event, ...args]);
+    if (exiting()) return false;
+    if (watch !== undefined && !watch.stop()) {
+      exitAfterTheFlush();
+      return false;
+    }
+    let hadListeners = false;
+    watch = watchLoopCallbacks(() => {
+      hadListeners = Reflect.apply(emit, this, [event, ...args]);
+    });
+    return hadListeners;
+  } as typeof process.emit;
 }
 
 /**

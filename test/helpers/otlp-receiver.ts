@@ -32,12 +32,23 @@ export async function startOtlpReceiver(status = 200) {
     requests,
     /** Resolves when a request to `path` has arrived; rejects after `timeoutMs`. */
     async waitFor(path: string, timeoutMs = 10_000): Promise<ReceivedRequest> {
+      await this.waitUntil(
+        (received) => received.some((request) => request.path === path),
+        timeoutMs,
+        `request to ${path}`,
+      );
+      return requests.find((request) => request.path === path) as ReceivedRequest;
+    },
+    /** Resolves when `done` holds for the requests received so far; rejects after `timeoutMs`. */
+    async waitUntil(
+      done: (received: readonly ReceivedRequest[]) => boolean,
+      timeoutMs = 10_000,
+      what = 'the requests awaited',
+    ): Promise<void> {
       const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = requests.find((request) => request.path === path);
-        if (found) return found;
+      while (!done(requests)) {
         const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`no request to ${path} within ${timeoutMs} ms`);
+        if (left <= 0) throw new Error(`no ${what} within ${timeoutMs} ms`);
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, left);
           waiters.push(() => {

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { otlpAttributes, startOtlpReceiver } from '../helpers/otlp-receiver.js';
+import { otlpAttributes, type ReceivedRequest, startOtlpReceiver } from '../helpers/otlp-receiver.js';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -116,9 +116,9 @@ export async function runUnderRegister(
   }
 }
 
-type Requests = Awaited<ReturnType<typeof startOtlpReceiver>>['requests'];
+type Requests = readonly ReceivedRequest[];
 
-function spansOf(requests: Requests): ExportedSpan[] {
+export function spansOf(requests: Requests): ExportedSpan[] {
   return requests
     .filter((request) => request.path === '/v1/traces')
     .flatMap((request) => JSON.parse(request.body.toString('utf8')).resourceSpans)
@@ -135,7 +135,7 @@ function spansOf(requests: Requests): ExportedSpan[] {
     });
 }
 
-function metricsOf(requests: Requests): ExportedMetric[] {
+export function metricsOf(requests: Requests): ExportedMetric[] {
   return requests
     .filter((request) => request.path === '/v1/metrics')
     .flatMap((request) => JSON.parse(request.body.toString('utf8')).resourceMetrics)

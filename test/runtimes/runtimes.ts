@@ -33,18 +33,19 @@ export const RUNTIMES: readonly Runtime[] = [
     run: [],
     preload: () => ['--preload', 'otel-tool-calls/register'],
   },
-  // Deno's --preload takes a path: the built file of the format
+  // Deno's --preload takes a module specifier: a bare one is read as a path, `npm:` resolves the
+  // package from node_modules (here by the package's self-reference), for an ESM or a CommonJS app
   {
     name: 'Deno',
     executable: `${installed}/.bin/deno`,
     run: ['run', '-A'],
-    preload: (how) => ['run', '-A', '--preload', `${root}dist/register.${how === 'import' ? 'js' : 'cjs'}`],
+    preload: () => ['run', '-A', '--preload', 'npm:otel-tool-calls/register'],
   },
 ];
 
 /** Whether runtimes/ is installed; CI (REQUIRE_SERVICES=1) fails without it, elsewhere the matrix skips. */
 export function runtimesInstalled(): boolean {
-  const present = existsSync(`${installed}/.bin/bun`);
+  const present = existsSync(`${installed}/.bin/bun`) && existsSync(`${installed}/.bin/workerd`);
   if (!present && process.env.REQUIRE_SERVICES === '1') {
     throw new Error('runtimes/ is not installed: run `npm ci --prefix runtimes`');
   }
