@@ -116,9 +116,10 @@ export async function runUnderRegister(
   }
 }
 
+/** OTLP/JSON requests as the receiver got them: `spansOf` and `metricsOf` read their spans and metrics. */
 type Requests = Awaited<ReturnType<typeof startOtlpReceiver>>['requests'];
 
-function spansOf(requests: Requests): ExportedSpan[] {
+export function spansOf(requests: Requests): ExportedSpan[] {
   return requests
     .filter((request) => request.path === '/v1/traces')
     .flatMap((request) => JSON.parse(request.body.toString('utf8')).resourceSpans)
@@ -135,7 +136,7 @@ function spansOf(requests: Requests): ExportedSpan[] {
     });
 }
 
-function metricsOf(requests: Requests): ExportedMetric[] {
+export function metricsOf(requests: Requests): ExportedMetric[] {
   return requests
     .filter((request) => request.path === '/v1/metrics')
     .flatMap((request) => JSON.parse(request.body.toString('utf8')).resourceMetrics)
