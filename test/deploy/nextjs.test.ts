@@ -5,7 +5,7 @@
  * spans and the histogram read from an OTLP/HTTP receiver.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +50,15 @@ const SETUPS = [
 ] as const;
 
 let build: { output: string; failed?: string } = { output: '' };
+
+describe('docs/deploy/nextjs.md', () => {
+  it("shows the example's files as they are: each ```typescript block headed `// <file>` is that file", () => {
+    const page = readFileSync(join(root, 'docs/deploy/nextjs.md'), 'utf8');
+    const blocks = [...page.matchAll(/^```typescript\n\/\/ (\S+)\n([\s\S]*?)^```$/gm)];
+    expect(blocks.map(([, file]) => file)).toEqual(['next.config.ts', 'instrumentation.ts', 'telemetry.ts']);
+    for (const [, file, code] of blocks) expect(code, file).toBe(readFileSync(join(app, file as string), 'utf8'));
+  });
+});
 
 describe.skipIf(!installed)('examples/nextjs (Next.js 16, next build and next start)', () => {
   beforeAll(async () => {
