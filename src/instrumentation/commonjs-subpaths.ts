@@ -23,6 +23,11 @@ interface Hooked {
   readonly exports: never;
 }
 
+/** Where a failure to hook is said: the instrumentation's `diag` logger. */
+interface Logger {
+  warn(message: string): void;
+}
+
 type RequireHook = new (
   modules: string[],
   options: { internals: boolean },
@@ -35,7 +40,10 @@ export class CommonJsSubpathHooks {
   private enabled = false;
   private hooked = false;
 
-  constructor(private readonly subpaths: readonly CommonJsSubpath[]) {}
+  constructor(
+    private readonly subpaths: readonly CommonJsSubpath[],
+    private readonly logger: Logger,
+  ) {}
 
   enable(): void {
     if (this.enabled) return;
@@ -43,10 +51,17 @@ export class CommonJsSubpathHooks {
     for (const { subpath, exports } of this.loaded) subpath.patch(exports);
     if (this.hooked || this.subpaths.length === 0) return;
     this.hooked = true;
-    // require-in-the-middle as @opentelemetry/instrumentation has it (a dependency of that package, not of this one)
-    const requireHere = createRequire(import.meta.url);
-    const requireFromInstrumentation = createRequire(requireHere.resolve('@opentelemetry/instrumentation'));
-    const { Hook } = requireFromInstrumentation('require-in-the-middle') as { Hook: RequireHook };
+    let Hook: RequireHook;
+    try {
+      Hook = loadRequireHook(import.meta.url, ['@opentelemetry/instrumentation', 'require-in-the-middle']);
+    } catch (error) {
+      // the app runs on (an instrumentation never stops it): only these files go unobserved
+      this.logger.warn(
+        `cannot hook ${this.subpaths.flatMap((subpath) => subpath.specifiers).join(', ')} (require-in-the-middle ` +
+          `not found from @opentelemetry/instrumentation: ${(error as Error).message}); their tool calls are not observed`,
+      );
+      return;
+    }
     for (const subpath of this.subpaths) {
       new Hook([...subpath.specifiers], { internals: false }, (exports, _name, basedir) => {
         const version = basedir === undefined ? undefined : packageVersion(basedir);
@@ -67,6 +82,17 @@ export class CommonJsSubpathHooks {
     this.enabled = false;
     for (const { subpath, exports } of this.loaded) subpath.unpatch(exports);
   }
+}
+
+/**
+ * require-in-the-middle as @opentelemetry/instrumentation has it (a dependency of that package, not of this
+ * one), resolved by Node at run time from `fromUrl`. The names come in as arguments: a bundler that sees
+ * `createRequire(import.meta.url).resolve('<a literal>')` resolves it at build time, and Turbopack (Next.js)
+ * puts its module id where Node's `createRequire` wants a path, which threw at `enable()`.
+ */
+function loadRequireHook(fromUrl: string, [instrumentation, hook]: readonly [string, string]): RequireHook {
+  const requireFromInstrumentation = createRequire(createRequire(fromUrl).resolve(instrumentation));
+  return (requireFromInstrumentation(hook) as { Hook: RequireHook }).Hook;
 }
 
 function packageVersion(basedir: string): string | undefined {

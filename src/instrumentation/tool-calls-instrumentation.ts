@@ -55,7 +55,7 @@ export class ToolCallsInstrumentation extends InstrumentationBase<ToolCallsInstr
       logger: this._diag,
     };
     const mcp = mcpModules(context);
-    this.subpathHooks = new CommonJsSubpathHooks(mcp.commonJsSubpaths);
+    this.subpathHooks = new CommonJsSubpathHooks(mcp.commonJsSubpaths, this._diag);
     return [
       ...aiSdkModules(context),
       ...mcp.definitions,

@@ -24,12 +24,14 @@ export async function startServerProcess(
   args: readonly string[],
   {
     env,
+    cwd,
     ready,
     readyTimeoutMs = 30_000,
-  }: { env?: NodeJS.ProcessEnv; ready: () => Promise<boolean>; readyTimeoutMs?: number },
+  }: { env?: NodeJS.ProcessEnv; cwd?: string; ready: () => Promise<boolean>; readyTimeoutMs?: number },
 ): Promise<ServerProcess> {
   const child: ChildProcess = spawn(binary, args, {
     env: { ...process.env, ...env },
+    cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -116,6 +116,7 @@ export async function runUnderRegister(
   }
 }
 
+/** OTLP/JSON requests as the receiver got them: `spansOf` and `metricsOf` read their spans and metrics. */
 type Requests = readonly ReceivedRequest[];
 
 export function spansOf(requests: Requests): ExportedSpan[] {

@@ -1,0 +1,3 @@
+export default function Home() {
+  return <p>GET /api/weather?city=Lisbon runs generateText with a tool.</p>;
+}
