@@ -294,9 +294,12 @@ describe('npm run bench -- --quick', () => {
     expect(inFlight.listenerBytesPerCall).toBeGreaterThan(0);
     expect(inFlight.floorBytesPerCall).toBeGreaterThan(0);
     expect(inFlight.ratios).toHaveLength(inFlight.pairs);
-    expect(mcpRoundTrip.bareNs).toBeGreaterThan(0);
+    // three servers: no SDK, the SDK without instrumentation, observed
+    expect(mcpRoundTrip.noSdkNs).toBeGreaterThan(0);
+    expect(mcpRoundTrip.sdkNs).toBeGreaterThan(0);
     expect(mcpRoundTrip.observedNs).toBeGreaterThan(0);
     expect(mcpRoundTrip.ratios).toHaveLength(mcpRoundTrip.pairs);
+    expect(mcpRoundTrip.noSdkRatios).toHaveLength(mcpRoundTrip.pairs);
     expect(stdout).toContain('Memory per call in flight');
     expect(stdout).toContain('MCP tools/call round trip over stdio');
   });
