@@ -38,6 +38,7 @@ import {
   formatMemory,
   formatPaired,
   formatPeers,
+  formatPooledValues,
   formatSharedTimes,
   formatStartup,
   formatTable,
@@ -56,6 +57,12 @@ const { values } = parseArgs({
 const quick = values.quick || process.env.BENCH_QUICK === '1';
 const out = values.out ?? join(root, 'bench', 'results', quick ? 'quick.tmp.json' : 'latest.json');
 const memoryCalls = quick ? 20_000 : 1_000_000;
+/**
+ * Processes that measure each target's comparisons (the timed world's own, then that many less one
+ * of their own, `--mode paired`): a timed target is judged on their medians by the band rule
+ * (bench/lib/band.ts, BENCHMARKS.md "Targets").
+ */
+const targetProcesses = quick ? 2 : 5;
 /** Rounds of the startup group: each runs every case once, a whole process each (bench/lib/startup.ts). */
 const startupRounds = quick ? 1 : 12;
 const scratch = mkdtempSync(join(tmpdir(), 'otel-tool-calls-bench-'));
@@ -88,12 +95,22 @@ interface SuiteOutput {
   exportedSpansByScope?: Record<string, number>;
 }
 
-async function runSuite(name: string, runner: string[], mode: 'time' | 'allocation'): Promise<SuiteOutput> {
+async function runSuite(name: string, runner: string[], mode: 'time' | 'paired' | 'allocation'): Promise<SuiteOutput> {
   const file = join(scratch, `${name}-${mode}.json`);
-  log(`▶ ${name}${mode === 'allocation' ? ' (bytes allocated per call)' : ''}`);
+  const what = {
+    time: '',
+    paired: ' (the targets’ comparisons again, in a process of their own)',
+    allocation: ' (bytes allocated per call)',
+  };
+  log(`▶ ${name}${what[mode]}`);
   const flags = mode === 'allocation' ? ALLOCATION_FLAGS : [];
   await node([...flags, ...runner, '--suite', name, '--out', file, '--mode', mode, ...(quick ? ['--quick'] : [])]);
   return JSON.parse(readFileSync(file, 'utf8')) as SuiteOutput;
+}
+
+/** The target comparisons of one more process of a world (`--mode paired`). */
+async function pairedOnly(name: string, runner: string[]): Promise<PairedResult[]> {
+  return (await runSuite(name, runner, 'paired')).paired ?? [];
 }
 
 /** The rows of one timed world; its paired comparisons go to `paired`. */
@@ -161,6 +178,14 @@ try {
     ...(await suite('loader-tsx', ['--import', 'tsx', 'bench/suite.ts'], paired)),
     ...(await suite('loader-compiled', compiled, paired)),
   ];
+  // the targets' comparisons in more processes: the first is the timed worlds' own
+  const targetWorlds = ['no-sdk', 'sdk', 'capture'];
+  const pairedByProcess: PairedResult[][] = [paired.filter((result) => targetWorlds.includes(result.process))];
+  for (let k = 1; k < targetProcesses; k++) {
+    const again: PairedResult[] = [];
+    for (const world of targetWorlds) again.push(...(await pairedOnly(world, compiled)));
+    pairedByProcess.push(again);
+  }
   const peersRun = await peers();
   measured.push(...peersRun.rows);
   paired.push(...peersRun.paired);
@@ -204,7 +229,7 @@ try {
 
   const rows = compare(measured);
   const targets = [
-    ...evaluateTargets(paired, memory, sharedTimes),
+    ...evaluateTargets(pairedByProcess, memory, sharedTimes),
     ...evaluateStartupTargets(startup),
     evaluateMcpTarget(mcpRoundTrip),
   ];
@@ -226,6 +251,7 @@ try {
     peers: { ...peersRun.status, exportedSpansByScope: peersRun.spans },
     rows,
     paired,
+    pairedByProcess,
     allocations: allocated,
     sharedTimes,
     memory,
@@ -253,6 +279,7 @@ try {
   console.log(`\n${formatMcpRoundTrip(mcpRoundTrip)}`);
   console.log(`\n${formatStartup(startup)}`);
   console.log(`\nTargets${quick ? ' (quick mode: not judged on these numbers)' : ''}:\n${formatTargets(targets)}`);
+  console.log(`\n${formatPooledValues(targets)}`);
   console.log(`\nJSON: ${out}`);
 } finally {
   rmSync(scratch, { recursive: true, force: true });

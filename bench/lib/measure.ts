@@ -61,7 +61,8 @@ export const FULL_SETTINGS: MeasureSettings = {
   timeMs: 200,
   minSamples: 5,
   warmupMs: 150,
-  pairedMs: 4000,
+  // each target's comparison is measured in TARGET_PROCESSES processes (bench/run.ts): 2 s each
+  pairedMs: 2000,
   minPairs: 15,
 };
 /** Every case a few times: proves the suite runs, measures nothing worth reading. */

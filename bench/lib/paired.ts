@@ -91,3 +91,18 @@ export async function measurePairs(
     referenceNs: median(referenceNs),
   };
 }
+
+/**
+ * One comparison as each of several processes measured it (`processes[k]` is what process `k`
+ * returned), in process order: what a target's band is made of (bench/lib/band.ts). Two processes
+ * running the same code differ by 2–3 % on this machine (code placement, JIT decisions, the machine's
+ * state while each ran), more than one process's median of a thousand pairs moves: the process, not
+ * the pair, is the unit a target is judged on.
+ */
+export function acrossProcesses(processes: readonly (readonly PairedResult[])[], id: string): PairedResult[] {
+  return processes.map((results, k) => {
+    const found = results.find((result) => result.id === id);
+    if (found === undefined) throw new Error(`process ${k} has no paired comparison ${id}`);
+    return found;
+  });
+}

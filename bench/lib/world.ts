@@ -9,17 +9,19 @@ import type { installSdk } from './sdk-world.js';
  * What every benchmark process (bench/suite.ts, bench/peers/suite.ts) shares: its arguments, and
  * measuring its cases and writing them as JSON for bench/run.ts.
  *
- *   --suite <world> --out <file.json> [--quick] [--mode time|allocation]
+ *   --suite <world> --out <file.json> [--quick] [--mode time|allocation|paired]
  *
- * `time` (the default) is the CPU time per call of every case; `allocation` the bytes allocated per
- * call of the cases with one call in flight (bench/lib/allocation.ts), in a process started with a
- * young generation large enough for it.
+ * `time` (the default) is the CPU time per call of every case, then the comparisons in pairs;
+ * `paired` only the comparisons (and the cases they compare): the targets' comparisons are measured
+ * again in processes of their own, whose spread is what the band rule reads (bench/lib/band.ts);
+ * `allocation` the bytes allocated per call of the cases with one call in flight
+ * (bench/lib/allocation.ts), in a process started with a young generation large enough for it.
  */
 export interface WorldArgs {
   readonly suite: string;
   readonly out: string;
   readonly quick: boolean;
-  readonly mode: 'time' | 'allocation';
+  readonly mode: 'time' | 'paired' | 'allocation';
 }
 
 export function worldArgs(suites: readonly string[]): WorldArgs {
@@ -32,8 +34,8 @@ export function worldArgs(suites: readonly string[]): WorldArgs {
     },
   });
   const { suite, out, quick, mode } = values;
-  if (!suite || !suites.includes(suite) || !out || (mode !== 'time' && mode !== 'allocation')) {
-    throw new Error(`usage: --suite ${suites.join('|')} --out <file.json> [--quick] [--mode time|allocation]`);
+  if (!suite || !suites.includes(suite) || !out || (mode !== 'time' && mode !== 'paired' && mode !== 'allocation')) {
+    throw new Error(`usage: --suite ${suites.join('|')} --out <file.json> [--quick] [--mode time|paired|allocation]`);
   }
   return { suite, out, quick: quick === true, mode };
 }
@@ -46,16 +48,21 @@ export async function runWorld(
 ) {
   const progress = (message: string) => process.stderr.write(`  [${args.suite}] ${message}\n`);
   const started = performance.now();
+  const settings = args.quick ? QUICK_SETTINGS : FULL_SETTINGS;
   const result =
     args.mode === 'time'
-      ? await measure(cases, args.quick ? QUICK_SETTINGS : FULL_SETTINGS, progress, comparisons)
-      : {
-          allocations: await measureAllocation(
-            cases.filter((benchCase) => benchCase.inFlight === 1),
-            args.quick ? QUICK_ALLOCATION : FULL_ALLOCATION,
-            progress,
-          ),
-        };
+      ? await measure(cases, settings, progress, comparisons)
+      : args.mode === 'paired'
+        ? // every case calibrated (and so run) as in `time`, so that the code they share has seen the same
+          // calls when the pairs start; no rounds
+          { paired: (await measure(cases, { ...settings, rounds: 0 }, progress, comparisons)).paired }
+        : {
+            allocations: await measureAllocation(
+              cases.filter((benchCase) => benchCase.inFlight === 1),
+              args.quick ? QUICK_ALLOCATION : FULL_ALLOCATION,
+              progress,
+            ),
+          };
   await sdk?.flush();
   writeFileSync(
     args.out,

@@ -1,5 +1,7 @@
 // The MCP server of the round-trip row (bench/mcp-round-trip.ts), over stdio: one tool that answers
-// at once. With --observed: the real SDK registered (bench/lib/sdk-world.ts) and instrumentServer.
+// at once. `--world none`: nothing registered (the API's no-ops); `sdk`: the real SDK registered
+// (bench/lib/sdk-world.ts), the server not instrumented; `observed`: the SDK and instrumentServer.
+import { parseArgs } from 'node:util';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
@@ -7,10 +9,13 @@ import { instrumentServer } from '../../src/adapters/mcp/index.js';
 import { OpenTelemetryToolCallListener } from '../../src/index.js';
 import { installSdk } from '../lib/sdk-world.js';
 
-const observed = process.argv.includes('--observed');
-if (observed) installSdk();
+const { values } = parseArgs({ options: { world: { type: 'string', default: 'none' } } });
+const world = values.world;
+if (world !== 'none' && world !== 'sdk' && world !== 'observed')
+  throw new Error('usage: server.ts --world none|sdk|observed');
+if (world !== 'none') installSdk();
 const bare = new McpServer({ name: 'weather', version: '1.0.0' });
-const server = observed ? instrumentServer(bare, new OpenTelemetryToolCallListener()) : bare;
+const server = world === 'observed' ? instrumentServer(bare, new OpenTelemetryToolCallListener()) : bare;
 server.registerTool(
   'weather',
   { description: 'Current weather of a city', inputSchema: { city: z.string() } },

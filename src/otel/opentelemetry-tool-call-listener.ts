@@ -297,19 +297,22 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     extra: Attributes | undefined,
   ): Attributes {
     // one literal for the usual call (no adapter attributes): its properties in one shape
-    const attributes: Attributes =
-      extra === undefined
-        ? {
-            [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
-            [ATTR_GEN_AI_TOOL_NAME]: name,
-            [ATTR_GEN_AI_TOOL_TYPE]: toolType,
-          }
-        : {
-            ...extra,
-            [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
-            [ATTR_GEN_AI_TOOL_NAME]: name,
-            [ATTR_GEN_AI_TOOL_TYPE]: toolType,
-          };
+    let attributes: Attributes;
+    if (extra === undefined) {
+      attributes = {
+        [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
+        [ATTR_GEN_AI_TOOL_NAME]: name,
+        [ATTR_GEN_AI_TOOL_TYPE]: toolType,
+      };
+    } else {
+      // copied by Object.assign, then extended: on Node 20 a spread copy (`{ ...extra, [key]: value }`)
+      // that gains a key afterwards costs about 4–6 µs, Object.assign's about 0.1 µs (extra's keys are
+      // bounded-text.ts's own, so assigning them is defining them)
+      attributes = Object.assign({}, extra);
+      attributes[ATTR_GEN_AI_OPERATION_NAME] = GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL;
+      attributes[ATTR_GEN_AI_TOOL_NAME] = name;
+      attributes[ATTR_GEN_AI_TOOL_TYPE] = toolType;
+    }
     if (call.toolCallId !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ID] = call.toolCallId;
     const description = descriptionOf(call);
     if (description !== undefined) attributes[ATTR_GEN_AI_TOOL_DESCRIPTION] = description;
@@ -336,7 +339,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     // a remote call's (an MCP client's) attributes on the span, and for its protocol's duration metric
     const shapeAttributes = call.remote === undefined ? undefined : spanShape(name, call).attributes;
     if (shapeAttributes !== undefined) {
-      state.remoteAttributes = { ...this.spanAttributes(name, call, toolType, extra), ...shapeAttributes };
+      state.remoteAttributes = Object.assign(this.spanAttributes(name, call, toolType, extra), shapeAttributes);
     }
     if (span.isRecording()) {
       try {
@@ -490,7 +493,8 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     try {
       const instruments = this.getInstruments();
       if (instruments === undefined) return;
-      const endAttributes = { ...state.remoteAttributes, ...state.failureAttributes };
+      // not a spread: a spread copy that gains a key (error.type) is dear on Node 20 (spanAttributes)
+      const endAttributes = Object.assign({}, state.remoteAttributes, state.failureAttributes);
       if (state.errorType !== undefined) endAttributes[ATTR_ERROR_TYPE] = state.errorType;
       recordRemoteCallDuration(instruments.meter, call, (endTime - state.startTime) / 1000, endAttributes);
     } catch (error) {
