@@ -24,9 +24,8 @@ type ToolCall = (this: unknown, input: unknown) => unknown;
  * tools through `callTool`). When the listener reports an error, the reported text is the tool's
  * output, which the agent hands the model as the tool result.
  *
- * The wrapped `call` returns a Promise, also for a tool whose function is synchronous: the agents
- * await it anyway, and waiting one microtask is what lets the call's id, which LlamaIndex announces
- * in an event it delivers in a microtask, reach the listener before the call starts.
+ * The wrapped `call` returns what the original's returns: a value for a synchronous tool, a Promise
+ * for an asynchronous one.
  *
  * @example
  * const weather = agent({ llm, tools: wrapTools([getWeather], new OpenTelemetryToolCallListener()) });
@@ -47,12 +46,19 @@ export function wrapTools<const Tools extends readonly AnyTool[], Context = unkn
     }
   }
   listenForToolCallIds();
-  return tools.map((tool) => observedTool(tool, listener as ToolCallListener<unknown>)) as {
+  return tools.map((tool) => observedTool(tool, listener as ToolCallListener<unknown>, announcedCallId)) as {
     -readonly [K in keyof Tools]: Tools[K];
   };
 }
 
-function isCallableTool(tool: unknown): tool is AnyTool {
+/** The id `callTool` announced for this input; the manager in effect now is observed for later calls. */
+function announcedCallId(input: unknown): string | undefined {
+  listenForToolCallIds();
+  return takeToolCallId(input);
+}
+
+/** A LlamaIndex tool: a `call` function and `metadata.name`; a getter that throws makes it none. */
+export function isCallableTool(tool: unknown): tool is AnyTool {
   try {
     return (
       tool !== null &&
@@ -71,9 +77,13 @@ function isCallableTool(tool: unknown): tool is AnyTool {
  * runs, and it runs the original's `call` with the original as `this`. A copy of a `FunctionTool`
  * would throw on `metadata` (a getter over `#metadata`), which every agent reads to find the tool.
  * `bind` (a new `FunctionTool` with an extra argument) is replaced too, so that the bound tool is
- * observed as the tool it came from.
+ * observed as the tool it came from. `callIdOf` gives the model's id for a call, from its input.
  */
-function observedTool<T extends AnyTool>(tool: T, listener: ToolCallListener<unknown>): T {
+export function observedTool<T extends AnyTool>(
+  tool: T,
+  listener: ToolCallListener<unknown>,
+  callIdOf: (input: unknown) => string | undefined,
+): T {
   const { metadata } = tool;
   const definition: ToolDefinition = {
     name: metadata.name,
@@ -81,22 +91,19 @@ function observedTool<T extends AnyTool>(tool: T, listener: ToolCallListener<unk
     inputSchema: metadata.parameters,
   };
   const call: ToolCall = (input) => {
-    listenForToolCallIds();
     // read on the original at each call, as LlamaIndex does (`tool.call`), and run on it
     const original = (tool as { call: ToolCall }).call;
-    return Promise.resolve().then(() =>
-      observeCall(
-        {
-          definition,
-          metadata: {},
-          input,
-          toolContext: { toolCallId: takeToolCallId(input), framework: FRAMEWORK_LLAMAINDEX },
-          run: () => Reflect.apply(original, tool, [input]),
-          // the agent hands the tool's output to the model as the tool result
-          report: (text) => text,
-        },
-        listener,
-      ),
+    return observeCall(
+      {
+        definition,
+        metadata: {},
+        input,
+        toolContext: { toolCallId: callIdOf(input), framework: FRAMEWORK_LLAMAINDEX },
+        run: () => Reflect.apply(original, tool, [input]),
+        // the agent hands the tool's output to the model as the tool result
+        report: (text) => text,
+      },
+      listener,
     );
   };
   const replaced = new Map<string, unknown>([['call', markObserved(call)]]);
@@ -104,7 +111,7 @@ function observedTool<T extends AnyTool>(tool: T, listener: ToolCallListener<unk
   if (typeof bind === 'function') {
     replaced.set('bind', (...args: unknown[]) => {
       const bound = Reflect.apply(bind, tool, args) as unknown;
-      return isCallableTool(bound) ? observedTool(bound, listener) : bound;
+      return isCallableTool(bound) ? observedTool(bound, listener, callIdOf) : bound;
     });
   }
   return forwardingObject(tool, replaced);
