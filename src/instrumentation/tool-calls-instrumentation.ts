@@ -16,6 +16,7 @@ import { claudeAgentSdkModules } from './claude-agent-sdk.js';
 import { CommonJsSubpathHooks } from './commonjs-subpaths.js';
 import { googleAdkModules } from './google-adk.js';
 import { langchainModules } from './langchain.js';
+import { llamaindexModules } from './llamaindex.js';
 import { mcpModules } from './mcp.js';
 import { openaiAgentsModules } from './openai-agents.js';
 import type { PatchContext } from './patch-context.js';
@@ -55,7 +56,8 @@ export class ToolCallsInstrumentation extends InstrumentationBase<ToolCallsInstr
       logger: this._diag,
     };
     const mcp = mcpModules(context);
-    this.subpathHooks = new CommonJsSubpathHooks(mcp.commonJsSubpaths);
+    const llamaindex = llamaindexModules(context);
+    this.subpathHooks = new CommonJsSubpathHooks([...mcp.commonJsSubpaths, ...llamaindex.commonJsSubpaths]);
     return [
       ...aiSdkModules(context),
       ...mcp.definitions,
@@ -64,6 +66,7 @@ export class ToolCallsInstrumentation extends InstrumentationBase<ToolCallsInstr
       ...anthropicModules(context),
       ...claudeAgentSdkModules(context),
       ...googleAdkModules(context),
+      ...llamaindex.definitions,
     ];
   }
 
