@@ -1,3 +1,4 @@
+import { trace as traceApi } from '@opentelemetry/api';
 import { type GenerateMiddleware, generateMiddleware, type ToolRequestPart, type ToolResponsePart } from 'genkit';
 import { observeCall } from '../../internal/observe-call.js';
 import { assertListener } from '../../internal/validate.js';
@@ -9,6 +10,7 @@ import {
 } from '../../otel/semconv.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_GENKIT } from '../frameworks.js';
+import { holdSpanEnd } from './held-span-end.js';
 
 type MiddlewareDef = ReturnType<GenerateMiddleware['instantiate']>;
 type ToolHook = NonNullable<MiddlewareDef['tool']>;
@@ -29,10 +31,11 @@ let created = 0;
  * tool calls are handed on with `gen_ai.operation.name` = `execute_tool`, `gen_ai.tool.name` and
  * `gen_ai.tool.call.id` as span attributes from its start, and the listener starts when Genkit's
  * span does (its `onTraceStart`), so the `OpenTelemetryToolCallListener` joins that span instead of
- * opening a second one. Genkit ends its span before the middleware sees the outcome: a failure is
- * on it as Genkit records it (status `ERROR`, the exception event), and the listener's own
- * attributes of the outcome (`error.type`, `tool_call.error.outcome`, a captured result) are in the
- * metrics only.
+ * opening a second one. Genkit ends its span before the middleware sees the outcome, so its end is
+ * held until the listener has recorded it (the span still ends when Genkit ended it): a failure has
+ * Genkit's status and exception event and the listener's `error.type` and `tool_call.error.outcome`,
+ * a success its captured result. Genkit passes the tool function no call id (its options have
+ * none); the id is on the span.
  *
  * When the listener reports an error, the reported text is the tool's output the model sees. A
  * tool's interrupt (`ToolInterruptError`, Genkit's way to pause for the user) is not a failure: it
@@ -64,6 +67,7 @@ async function observedToolRequest(
 ): Promise<ToolResponsePart | undefined> {
   const { name, ref, input } = request.toolRequest;
   let observed: Promise<ToolResponsePart | Interrupted | undefined> | undefined;
+  let releaseSpan = () => {};
   let handed: Promise<ToolResponsePart | Interrupted | undefined> | undefined;
   const observe = () =>
     observeCall(
@@ -86,8 +90,12 @@ async function observedToolRequest(
     ...options,
     telemetryLabels: { ...options?.telemetryLabels, ...labels },
     onTraceStart(trace) {
-      // in Genkit's tool action span, which is the active one here: the listener joins it
-      if (observed === undefined) observed = observe();
+      // in Genkit's tool action span, which is the active one here: the listener joins it, and
+      // Genkit's end of it waits for the listener's outcome (held-span-end.ts)
+      if (observed === undefined) {
+        releaseSpan = holdSpanEnd(traceApi.getActiveSpan());
+        observed = observe();
+      }
       options?.onTraceStart?.(trace);
     },
   }).catch((error: unknown) => {
@@ -96,7 +104,12 @@ async function observedToolRequest(
   });
   // Genkit refused the call before its span started (input that fails the tool's schema): observed here
   if (observed === undefined) await handed.catch(() => undefined);
-  const outcome = await (observed ?? observe());
+  let outcome: ToolResponsePart | Interrupted | undefined;
+  try {
+    outcome = await (observed ?? observe());
+  } finally {
+    releaseSpan();
+  }
   if (outcome !== undefined && 'interrupt' in outcome) throw outcome.interrupt;
   return outcome;
 }
