@@ -14,6 +14,7 @@ import { aiSdkModules } from './ai-sdk.js';
 import { anthropicModules } from './anthropic.js';
 import { claudeAgentSdkModules } from './claude-agent-sdk.js';
 import { CommonJsSubpathHooks } from './commonjs-subpaths.js';
+import { genkitModules } from './genkit.js';
 import { googleAdkModules } from './google-adk.js';
 import { langchainModules } from './langchain.js';
 import { llamaindexModules } from './llamaindex.js';
@@ -67,6 +68,7 @@ export class ToolCallsInstrumentation extends InstrumentationBase<ToolCallsInstr
       ...claudeAgentSdkModules(context),
       ...googleAdkModules(context),
       ...llamaindex.definitions,
+      ...genkitModules(context),
     ];
   }
 

@@ -43,6 +43,7 @@ describe('ToolCallsInstrumentation', () => {
       ['@anthropic-ai/claude-agent-sdk', ['>=0.3.333 <1']],
       ['@google/adk', ['>=2.0.0 <3']],
       ['@llamaindex/core', ['>=0.6.0 <1']],
+      ['@genkit-ai/ai', ['>=1.42.0 <2']],
     ]);
   });
 
