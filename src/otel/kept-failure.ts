@@ -20,6 +20,9 @@ import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
  */
 export function keepFailure(span: Span): void {
   try {
+    // a second failure joined to the span (a tool observed by two layers): kept once, not wrapped twice
+    if ((span as { [KEPT]?: true })[KEPT] === true) return;
+    define(span, KEPT, true);
     const { setStatus, setAttribute, setAttributes, recordException } = span;
     define(span, 'setStatus', function keptStatus(this: Span, status: SpanStatus) {
       return status?.code === SpanStatusCode.ERROR ? setStatus.call(this, status) : this;
@@ -57,6 +60,8 @@ export function hasExceptionEvent(span: Span): boolean {
   }
 }
 
-function define(span: Span, key: string, value: unknown): void {
+const KEPT = Symbol('otel-tool-calls.kept-failure');
+
+function define(span: Span, key: string | symbol, value: unknown): void {
   Object.defineProperty(span, key, { value, writable: true, configurable: true, enumerable: false });
 }
