@@ -1,6 +1,6 @@
 import { InstrumentationNodeModuleDefinition, isWrapped } from '@opentelemetry/instrumentation';
 // framework-free: the adapter's per-call bookkeeping, which loads nothing of ADK
-import { armCall, finishCall } from '../adapters/google-adk/observed-run.js';
+import { armCall, finishCall, standInsInRequest } from '../adapters/google-adk/observed-run.js';
 import { guarded, type PatchContext } from './patch-context.js';
 import { declaredRange, noticeUnsupported, type SupportedVersions } from './version-range.js';
 
@@ -48,6 +48,19 @@ export function googleAdkModules(context: PatchContext): InstrumentationNodeModu
           return answer;
         },
     );
+    // a frozen tool: a stand-in in the request's toolsDict, when no plugin answered for the model
+    if (typeof prototype.runBeforeModelCallback === 'function') {
+      wrap(
+        prototype,
+        'runBeforeModelCallback',
+        (original) =>
+          async function runBeforeModelCallback(this: unknown, params: { readonly llmRequest?: unknown }) {
+            const answer = await (original as AnyFunction).call(this, params);
+            if (answer === undefined && isEnabled()) standInsInRequest(params?.llmRequest);
+            return answer;
+          },
+      );
+    }
     wrap(
       prototype,
       'runOnToolErrorCallback',
@@ -72,7 +85,9 @@ export function googleAdkModules(context: PatchContext): InstrumentationNodeModu
   const unpatch = (moduleExports: { PluginManager?: { prototype: Prototype } }) => {
     const prototype = moduleExports.PluginManager?.prototype;
     if (!prototype) return;
-    for (const method of METHODS) if (isWrapped(prototype[method])) unwrap(prototype, method);
+    for (const method of [...METHODS, 'runBeforeModelCallback']) {
+      if (isWrapped(prototype[method])) unwrap(prototype, method);
+    }
   };
 
   return [

@@ -12,4 +12,6 @@ export const ESM_HOOKED_FILES: RegExp[] = [
   /\/node_modules\/@modelcontextprotocol\/(server|client)\/dist\/index\.mjs$/,
   /\/node_modules\/@anthropic-ai\/sdk\/(lib\/tools\/ToolError|resources\/beta\/messages\/messages|index)\.mjs$/,
   /\/node_modules\/@anthropic-ai\/claude-agent-sdk\/sdk\.mjs$/,
+  /\/node_modules\/@llamaindex\/core\/agent\/dist\/index\.js$/,
+  /\/node_modules\/@genkit-ai\/ai\/lib\/genkit-ai\.mjs$/,
 ];

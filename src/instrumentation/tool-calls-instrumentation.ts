@@ -14,8 +14,10 @@ import { aiSdkModules } from './ai-sdk.js';
 import { anthropicModules } from './anthropic.js';
 import { claudeAgentSdkModules } from './claude-agent-sdk.js';
 import { CommonJsSubpathHooks } from './commonjs-subpaths.js';
+import { genkitModules } from './genkit.js';
 import { googleAdkModules } from './google-adk.js';
 import { langchainModules } from './langchain.js';
+import { llamaindexModules } from './llamaindex.js';
 import { mcpModules } from './mcp.js';
 import { openaiAgentsModules } from './openai-agents.js';
 import type { PatchContext } from './patch-context.js';
@@ -55,7 +57,8 @@ export class ToolCallsInstrumentation extends InstrumentationBase<ToolCallsInstr
       logger: this._diag,
     };
     const mcp = mcpModules(context);
-    this.subpathHooks = new CommonJsSubpathHooks(mcp.commonJsSubpaths, this._diag);
+    const llamaindex = llamaindexModules(context);
+    this.subpathHooks = new CommonJsSubpathHooks([...mcp.commonJsSubpaths, ...llamaindex.commonJsSubpaths], this._diag);
     return [
       ...aiSdkModules(context),
       ...mcp.definitions,
@@ -64,6 +67,8 @@ export class ToolCallsInstrumentation extends InstrumentationBase<ToolCallsInstr
       ...anthropicModules(context),
       ...claudeAgentSdkModules(context),
       ...googleAdkModules(context),
+      ...llamaindex.definitions,
+      ...genkitModules(context),
     ];
   }
 

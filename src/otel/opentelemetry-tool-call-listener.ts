@@ -30,7 +30,7 @@ import { boundedAttribute, boundedAttributes, boundedValue, MAX_DESCRIPTION_LENG
 import { captureContent } from './content-capture.js';
 import { decideErrorPolicy } from './error-policy.js';
 import { isErrorLike } from './error-type.js';
-import { keepFailure } from './kept-failure.js';
+import { hasExceptionEvent, keepFailure } from './kept-failure.js';
 import { MetricAttributes } from './metric-attributes.js';
 import { keepHidden, OPERATION_TELEMETRY, type OperationTelemetry } from './operation-telemetry.js';
 import {
@@ -537,9 +537,13 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       span.setAttributes(state.failureAttributes);
       span.setAttribute(ATTR_TOOL_CALL_ERROR_OUTCOME, outcome);
       if (state.rejected) span.setAttribute(ATTR_TOOL_CALL_ERROR_SOURCE, TOOL_CALL_ERROR_SOURCE_VALUE_MODEL);
-      if (this.options.recordException && isErrorLike(error)) span.recordException(error);
+      const foreign = state.joined?.owner === 'other';
+      // one exception event per failure: a joined span whose instrumentation recorded it has it
+      if (this.options.recordException && isErrorLike(error) && !(foreign && hasExceptionEvent(span))) {
+        span.recordException(error);
+      }
       // another instrumentation's span must not lose it when that instrumentation ends it
-      if (state.joined?.owner === 'other') keepFailure(span);
+      if (foreign) keepFailure(span);
     } catch (recordError) {
       logger.error(`could not record the error of '${toolName}'`, recordError);
     }

@@ -42,6 +42,8 @@ describe('ToolCallsInstrumentation', () => {
       ['@anthropic-ai/sdk', ['>=1.15.0 <2']],
       ['@anthropic-ai/claude-agent-sdk', ['>=0.3.333 <1']],
       ['@google/adk', ['>=2.0.0 <3']],
+      ['@llamaindex/core', ['>=0.6.0 <1']],
+      ['@genkit-ai/ai', ['>=1.42.0 <2']],
     ]);
   });
 

@@ -1,3 +1,4 @@
+import { forwardingObject } from '../../internal/forwarding-object.js';
 import { logger } from '../../internal/logger.js';
 import { observeCall } from '../../internal/observe-call.js';
 import { isObserved, markObserved } from '../../internal/observed-marker.js';
@@ -61,6 +62,40 @@ export function finishCall(toolContext: unknown): string | undefined {
 
 const EMPTY_METADATA: ToolMetadata = Object.freeze({});
 const warned = new WeakSet<object>();
+const standIns = new WeakMap<object, object>();
+
+/**
+ * A tool whose `runAsync` cannot be replaced on it (frozen, sealed, not extensible) is observed
+ * through a stand-in instead, without being changed: ADK looks each called tool up in the model
+ * request's `toolsDict` (`llmRequest.toolsDict`, built for each request, ADK's own object), and the
+ * plugin's `beforeModelCallback` puts there a stand-in (forwarding-object.ts) whose `runAsync` is
+ * observed and runs the tool's own on the tool. So ADK calls it inside its own span, as for any tool.
+ */
+export function standInsInRequest(llmRequest: unknown): void {
+  try {
+    const toolsDict = (llmRequest as { toolsDict?: unknown } | null | undefined)?.toolsDict;
+    if (toolsDict === null || typeof toolsDict !== 'object') return;
+    for (const [name, tool] of Object.entries(toolsDict as Record<string, unknown>)) {
+      const standIn = standInFor(tool);
+      if (standIn !== undefined) (toolsDict as Record<string, unknown>)[name] = standIn;
+    }
+  } catch {
+    // a request of another shape: its frozen tools stay unobserved (observeRunAsync says so)
+  }
+}
+
+function standInFor(tool: unknown): object | undefined {
+  if (tool === null || typeof tool !== 'object' || Object.isExtensible(tool)) return undefined;
+  let standIn = standIns.get(tool);
+  if (standIn === undefined) {
+    const original = (tool as AdkTool).runAsync;
+    if (typeof original !== 'function' || isObserved(original)) return undefined;
+    const observed = markObserved(observedRunAsync(tool as AdkTool, original as RunAsync));
+    standIn = forwardingObject(tool, new Map([['runAsync', observed]]));
+    standIns.set(tool, standIn);
+  }
+  return standIn;
+}
 
 function observeRunAsync(tool: unknown): boolean {
   if (tool === null || typeof tool !== 'object') return false;
@@ -85,10 +120,11 @@ function observeRunAsync(tool: unknown): boolean {
 }
 
 function observedRunAsync(tool: AdkTool, original: RunAsync): RunAsync {
-  return function runAsync(this: unknown, request: RunRequest): Promise<unknown> {
+  return function runAsync(request: RunRequest): Promise<unknown> {
     const toolContext = request?.toolContext;
     const call = toolContext !== null && typeof toolContext === 'object' ? armed.get(toolContext) : undefined;
-    if (call === undefined) return Reflect.apply(original, this, [request]) as Promise<unknown>;
+    // on the tool itself: the patched tool, or the original of a stand-in (standInsInRequest)
+    if (call === undefined) return Reflect.apply(original, tool, [request]) as Promise<unknown>;
     const definition: ToolDefinition = {
       name: toolNameOf(tool as ToolDefinition),
       description: typeof tool.description === 'string' ? tool.description : undefined,
@@ -108,7 +144,7 @@ function observedRunAsync(tool: AdkTool, original: RunAsync): RunAsync {
         // as ADK calls it: on the tool itself
         run: async () => {
           try {
-            return await Reflect.apply(original, this, [request]);
+            return await Reflect.apply(original, tool, [request]);
           } catch (error) {
             failed = { error };
             throw error;

@@ -1,7 +1,7 @@
 import { BasePlugin, type BaseTool, type Context } from '@google/adk';
 import { assertListener } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
-import { armCall, finishCall } from './observed-run.js';
+import { armCall, finishCall, standInsInRequest } from './observed-run.js';
 
 /** Options of `toolCallsPlugin`. */
 export interface ToolCallsPluginOptions {
@@ -30,6 +30,12 @@ export class ToolCallsPlugin extends BasePlugin {
   constructor(listener: ToolCallListener<unknown>, name: string) {
     super(name);
     this.#listener = listener;
+  }
+
+  // a frozen tool is observed through a stand-in in the request's toolsDict (observed-run.ts)
+  override async beforeModelCallback({ llmRequest }: { llmRequest: unknown }): Promise<undefined> {
+    standInsInRequest(llmRequest);
+    return undefined;
   }
 
   override async beforeToolCallback({ tool, toolContext }: ToolCallParams): Promise<undefined> {

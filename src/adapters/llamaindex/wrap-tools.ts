@@ -1,16 +1,7 @@
-import type { BaseTool } from '@llamaindex/core/llms';
-import { forwardingObject } from '../../internal/forwarding-object.js';
-import { observeCall } from '../../internal/observe-call.js';
-import { markObserved } from '../../internal/observed-marker.js';
 import { assertListener, describe } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
-import type { ToolDefinition } from '../../tool-callback.js';
-import { FRAMEWORK_LLAMAINDEX } from '../frameworks.js';
+import { type AnyTool, isCallableTool, observedTool } from './observed-tool.js';
 import { listenForToolCallIds, takeToolCallId } from './tool-call-ids.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: a tool's input type is contravariant (call's parameter)
-type AnyTool = BaseTool<any>;
-type ToolCall = (this: unknown, input: unknown) => unknown;
 
 /**
  * Reports every call of the given LlamaIndex.TS tools (`FunctionTool`s made by `tool()` or
@@ -24,9 +15,8 @@ type ToolCall = (this: unknown, input: unknown) => unknown;
  * tools through `callTool`). When the listener reports an error, the reported text is the tool's
  * output, which the agent hands the model as the tool result.
  *
- * The wrapped `call` returns a Promise, also for a tool whose function is synchronous: the agents
- * await it anyway, and waiting one microtask is what lets the call's id, which LlamaIndex announces
- * in an event it delivers in a microtask, reach the listener before the call starts.
+ * The wrapped `call` returns what the original's returns: a value for a synchronous tool, a Promise
+ * for an asynchronous one.
  *
  * @example
  * const weather = agent({ llm, tools: wrapTools([getWeather], new OpenTelemetryToolCallListener()) });
@@ -47,65 +37,13 @@ export function wrapTools<const Tools extends readonly AnyTool[], Context = unkn
     }
   }
   listenForToolCallIds();
-  return tools.map((tool) => observedTool(tool, listener as ToolCallListener<unknown>)) as {
+  return tools.map((tool) => observedTool(tool, listener as ToolCallListener<unknown>, announcedCallId)) as {
     -readonly [K in keyof Tools]: Tools[K];
   };
 }
 
-function isCallableTool(tool: unknown): tool is AnyTool {
-  try {
-    return (
-      tool !== null &&
-      typeof tool === 'object' &&
-      typeof (tool as AnyTool).call === 'function' &&
-      typeof (tool as AnyTool).metadata?.name === 'string'
-    );
-  } catch {
-    return false; // a getter that throws: not a tool this adapter can describe
-  }
-}
-
-/*
- * Observed in place, through a stand-in (`forwardingObject`) whose `call` is observed: LlamaIndex
- * reads `tool.call` and calls it with the tool as `this` (`call.call(tool, input)`), so the stand-in's
- * runs, and it runs the original's `call` with the original as `this`. A copy of a `FunctionTool`
- * would throw on `metadata` (a getter over `#metadata`), which every agent reads to find the tool.
- * `bind` (a new `FunctionTool` with an extra argument) is replaced too, so that the bound tool is
- * observed as the tool it came from.
- */
-function observedTool<T extends AnyTool>(tool: T, listener: ToolCallListener<unknown>): T {
-  const { metadata } = tool;
-  const definition: ToolDefinition = {
-    name: metadata.name,
-    description: metadata.description,
-    inputSchema: metadata.parameters,
-  };
-  const call: ToolCall = (input) => {
-    listenForToolCallIds();
-    // read on the original at each call, as LlamaIndex does (`tool.call`), and run on it
-    const original = (tool as { call: ToolCall }).call;
-    return Promise.resolve().then(() =>
-      observeCall(
-        {
-          definition,
-          metadata: {},
-          input,
-          toolContext: { toolCallId: takeToolCallId(input), framework: FRAMEWORK_LLAMAINDEX },
-          run: () => Reflect.apply(original, tool, [input]),
-          // the agent hands the tool's output to the model as the tool result
-          report: (text) => text,
-        },
-        listener,
-      ),
-    );
-  };
-  const replaced = new Map<string, unknown>([['call', markObserved(call)]]);
-  const { bind } = tool as { bind?: unknown };
-  if (typeof bind === 'function') {
-    replaced.set('bind', (...args: unknown[]) => {
-      const bound = Reflect.apply(bind, tool, args) as unknown;
-      return isCallableTool(bound) ? observedTool(bound, listener) : bound;
-    });
-  }
-  return forwardingObject(tool, replaced);
+/** The id `callTool` announced for this input; the manager in effect now is observed for later calls. */
+function announcedCallId(input: unknown): string | undefined {
+  listenForToolCallIds();
+  return takeToolCallId(input);
 }

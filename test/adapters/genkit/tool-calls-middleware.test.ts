@@ -1,4 +1,5 @@
 import { SpanStatusCode, trace } from '@opentelemetry/api';
+import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import { type Genkit, genkit, z } from 'genkit';
 import { disableGenkitOTelInitialization } from 'genkit/tracing';
 import { OpenTelemetryToolCallListener } from 'otel-tool-calls';
@@ -6,6 +7,8 @@ import { toolCallsMiddleware } from 'otel-tool-calls/genkit';
 import {
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_TOOL_CALL_ID,
+  ATTR_GEN_AI_TOOL_CALL_RESULT,
+  ATTR_TOOL_CALL_ERROR_OUTCOME,
   METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
   METRIC_TOOL_CALL_ERRORS,
 } from 'otel-tool-calls/semconv';
@@ -119,6 +122,32 @@ describe('toolCallsMiddleware on a Genkit generate call', () => {
     const counted = errors.find((point) => point.attributes['gen_ai.tool.name'] === 'badForecast');
     expect(counted?.value).toBe(1);
     expect(counted?.attributes['tool_call.error.outcome']).toBe('rethrown');
+  });
+
+  it("a failed call's span (Genkit's, ended when Genkit ended it) has error.type, the outcome and one exception event", async () => {
+    const call = { ref: 'call_6', name: 'endForecast', input: { city: 'Oslo' } };
+
+    await generate('end', [call], [toolCallsMiddleware(listener())]).catch(() => undefined);
+
+    const spans = spansOf('endForecast');
+    expect(spans).toHaveLength(1);
+    const [span] = spans;
+    expect(span?.status).toEqual({ code: SpanStatusCode.ERROR, message: 'no forecast for Oslo' });
+    expect(span?.attributes[ATTR_ERROR_TYPE]).toBe('Error');
+    expect(span?.attributes[ATTR_TOOL_CALL_ERROR_OUTCOME]).toBe('rethrown');
+    expect(span?.events.filter((event) => event.name === 'exception')).toHaveLength(1);
+    expect(span?.attributes['genkit:state']).toBe('error');
+  });
+
+  it("a successful call's captured result is on Genkit's span", async () => {
+    const call = { ref: 'call_7', name: 'capWeather', input: { city: 'Oslo' } };
+
+    await generate('cap', [call], [toolCallsMiddleware(listener({ captureContent: true }))]);
+
+    const [span] = spansOf('capWeather');
+    expect(span?.attributes[ATTR_GEN_AI_TOOL_CALL_RESULT]).toContain('sunny in Oslo');
+    expect(span?.attributes['genkit:state']).toBe('success');
+    expect(span?.ended).toBe(true);
   });
 
   it('reported: the model gets the listener text as the tool output', async () => {

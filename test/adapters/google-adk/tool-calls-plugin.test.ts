@@ -141,6 +141,27 @@ describe('toolCallsPlugin: Google ADK runner plugin', () => {
     expect(await samples()).toBe(2);
   });
 
+  it("a frozen tool is observed without being changed: ADK's own span per call, the failure on it, the responses unchanged", async () => {
+    const unobserved = functionResponses(await runAgent(Object.freeze(weather()) as ReturnType<typeof weather>, []));
+    const tool = Object.freeze(weather()) as ReturnType<typeof weather>;
+    const { runAsync } = tool;
+    const earlier = toolSpans().length;
+
+    const model = await runAgent(tool, [toolCallsPlugin(telemetry.listener())]);
+
+    expect(functionResponses(model)).toEqual(unobserved);
+    expect(Object.isFrozen(tool)).toBe(true);
+    expect(tool.runAsync).toBe(runAsync);
+    const spans = toolSpans().slice(earlier);
+    expect(spans.map((span) => [span.instrumentationScope.name, span.attributes[ATTR_GEN_AI_TOOL_CALL_ID]])).toEqual([
+      ['gcp.vertex.agent', 'call-1'],
+      ['gcp.vertex.agent', 'call-2'],
+    ]);
+    expect(spans[1]?.status.code).toBe(SpanStatusCode.ERROR);
+    expect(spans[1]?.attributes[ATTR_ERROR_TYPE]).toBe('Error');
+    expect(await samples()).toBe(2);
+  });
+
   it('two plugins in one runner need their own names; a call is observed once', async () => {
     const first = toolCallsPlugin(telemetry.listener());
     expect(first.name).toBe('otel-tool-calls');

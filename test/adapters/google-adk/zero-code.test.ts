@@ -45,13 +45,13 @@ const weather = () =>
     },
   });
 
-async function runAgent(plugins: Plugins) {
+async function runAgent(plugins: Plugins, tool = weather()) {
   const model = new ScriptedModel([
     { calls: [{ id: 'call-1', name: 'weather', args: { city: 'Paris' } }] },
     { calls: [{ id: 'call-2', name: 'weather', args: { city: 'Atlantis' } }] },
     'done',
   ]);
-  const agent = new LlmAgent({ name: 'assistant', model, instruction: 'Answer.', tools: [weather()] });
+  const agent = new LlmAgent({ name: 'assistant', model, instruction: 'Answer.', tools: [tool] });
   const runner = new InMemoryRunner({ agent, appName: 'test', plugins });
   for await (const _event of runner.runEphemeral({
     userId: 'u',
@@ -86,6 +86,21 @@ describe('zero-code: Google ADK', () => {
     await runAgent([toolCallsPlugin(telemetry.listener())]);
 
     expect(telemetry.spans().filter((span) => span.name === 'execute_tool weather')).toHaveLength(2);
+    expect(await samples()).toBe(2);
+  });
+
+  it("a frozen tool is observed without being changed, in ADK's own span", async () => {
+    const tool = Object.freeze(weather()) as ReturnType<typeof weather>;
+    const { runAsync } = tool;
+
+    await runAgent([], tool);
+
+    expect(tool.runAsync).toBe(runAsync);
+    const spans = telemetry.spans().filter((span) => span.name === 'execute_tool weather');
+    expect(spans.map((span) => [span.instrumentationScope.name, span.attributes[ATTR_GEN_AI_TOOL_CALL_ID]])).toEqual([
+      ['gcp.vertex.agent', 'call-1'],
+      ['gcp.vertex.agent', 'call-2'],
+    ]);
     expect(await samples()).toBe(2);
   });
 });

@@ -96,6 +96,34 @@ describe('wrapTools on a LlamaIndex workflow agent', () => {
   });
 });
 
+describe('wrapTools: sync stays sync', () => {
+  const syncWeather = () =>
+    tool({
+      name: 'weather',
+      description: 'Current weather of a city',
+      parameters: z.object({ city: z.string() }),
+      execute: ({ city }) => `sunny in ${city}`,
+    });
+
+  it('a synchronous tool called directly returns its value synchronously, observed', () => {
+    const listener = recordingListener();
+    const [wrapped] = wrapTools([syncWeather()], listener);
+
+    const result = wrapped.call({ city: 'Oslo' });
+
+    expect(result).toBe('sunny in Oslo');
+    expect(listener.kinds()).toEqual(['beforeCall', 'afterCall', 'afterCompletion']);
+  });
+
+  it('a synchronous tool run by an agent still gets the call id, one span per call', async () => {
+    const observed = await runAgent(wrapTools([syncWeather()], telemetry.listener()), [oslo('call_5'), oslo('call_6')]);
+
+    expect(observed).toBe('sunny in Oslo | sunny in Oslo');
+    const spans = telemetry.spans().filter((span) => span.name === 'execute_tool weather');
+    expect(spans.map((span) => span.attributes[ATTR_GEN_AI_TOOL_CALL_ID])).toEqual(['call_5', 'call_6']);
+  });
+});
+
 describe('wrapTools, observed in place', () => {
   it('reads metadata through the tool (a getter over #metadata) and leaves the original unobserved', async () => {
     const listener = recordingListener();

@@ -106,6 +106,16 @@ describe('wrapTools: Mastra agent tools', () => {
     expect(errors.map((point) => point.value)).toEqual([1]);
   });
 
+  it("a thrown error is one exception event on the bridge's span, the tool's own error", async () => {
+    await generate(wrapTools({ weather: weather() }, telemetry.listener()));
+
+    const failed = toolSpans().find((span) => span.attributes[ATTR_GEN_AI_TOOL_CALL_ID] === 'call-2');
+    const exceptions = failed?.events.filter((event) => event.name === 'exception') ?? [];
+    expect(exceptions).toHaveLength(1);
+    expect(exceptions[0]?.attributes?.['exception.type']).toBe('RangeError');
+    expect(exceptions[0]?.attributes?.['exception.message']).toBe('no such city');
+  });
+
   it("errorPolicy 'report': the model reads the listener's text as the tool's output; the span stays an error", async () => {
     const result = await generate(wrapTools({ weather: weather() }, telemetry.listener({ errorPolicy: 'report' })));
 
