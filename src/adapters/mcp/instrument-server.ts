@@ -5,6 +5,7 @@ import { observeCall } from '../../internal/observe-call.js';
 import { markObserved } from '../../internal/observed-marker.js';
 import { assertListener, describe } from '../../internal/validate.js';
 import { type OperationTelemetry, operationTelemetryOf } from '../../otel/operation-telemetry.js';
+import { MCP_METHOD_NAME_VALUE_TOOLS_CALL } from '../../otel/semconv.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
 import { mcpAttributes } from './attributes.js';
@@ -12,13 +13,14 @@ import { claudeToolUseId } from './claude-tool-use-id.js';
 import { contextWithPeer, httpPeerOf, watchHttpPeers } from './http-peer.js';
 import { seenVersion, watchInitialize } from './negotiated-version.js';
 import { extractTraceContext } from './propagation.js';
-import { markToolRan, watchRejectedToolCalls } from './rejected-requests.js';
+import { markToolRan, observeUnhandledToolCall, watchRejectedToolCalls } from './rejected-requests.js';
 import { serverCall } from './remote-call.js';
 import type { McpServerLike } from './sdk-types.js';
-import { watchOperations } from './server-operations.js';
+import { recordUnhandledRequest, watchOperations } from './server-operations.js';
 import { type HandlerRequest, requestOfExecutor, requestOfHandler } from './server-request.js';
 import { startSession } from './session-duration.js';
 import { mcpToolFailure, reportedResult } from './tool-error.js';
+import { watchUnhandledRequests } from './unhandled-requests.js';
 
 /*
  * Where the hook sits, and why there.
@@ -111,7 +113,13 @@ export function instrumentServer<Server extends McpServerLike, Context = unknown
   };
   watchRejectedToolCalls(watch);
   const telemetry = operationTelemetryOf(listener);
-  if (telemetry !== undefined) watchOperations({ lowLevel, telemetry, facts: watch.facts });
+  const operations = telemetry === undefined ? undefined : { lowLevel, telemetry, facts: watch.facts };
+  if (operations !== undefined) watchOperations(operations);
+  // the requests the SDK answers -32601 without a handler (unhandled-requests.ts)
+  watchUnhandledRequests(lowLevel, (method, request) => {
+    if (method === MCP_METHOD_NAME_VALUE_TOOLS_CALL) observeUnhandledToolCall(watch, request);
+    else if (operations !== undefined) recordUnhandledRequest(operations, method, request);
+  });
   watchConnections(server, telemetry, lowLevel);
   for (const method of ['tool', 'registerTool'] as const) {
     const register = (server as unknown as Record<string, unknown>)[method];
