@@ -7,7 +7,7 @@ import { assertListener, describe } from '../../internal/validate.js';
 import { operationTelemetryOf } from '../../otel/operation-telemetry.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
-import { mcpAttributes } from './attributes.js';
+import { type McpSessionFacts, mcpAttributes } from './attributes.js';
 import { awaitRequestId, injectIntoMessages } from './client-messages.js';
 import { seenVersion } from './negotiated-version.js';
 import { withTraceContext } from './propagation.js';
@@ -50,15 +50,7 @@ export function instrumentClient<McpClient extends McpClientLike, Context = unkn
   markObserved(client); // observed once: the zero-code instrumentation leaves it alone
   // the operations that are not tool calls: their own spans, only with an OpenTelemetry listener
   const telemetry = operationTelemetryOf(listener);
-  const session = client as unknown as Client & { getNegotiatedProtocolVersion?: () => unknown };
-  const facts = () => {
-    try {
-      const transport = session.transport;
-      return { sessionId: transport?.sessionId, protocolVersion: protocolVersionOf(session), transport };
-    } catch {
-      return {}; // a transport getter that throws: the operation is recorded without its session
-    }
-  };
+  const facts = () => clientSessionFacts(client);
   injectIntoMessages(client, telemetry === undefined ? undefined : { telemetry, facts });
   if (telemetry !== undefined) watchSession(client, (transport) => startSession(telemetry, 'client', transport, facts));
 
@@ -101,6 +93,17 @@ export function instrumentClient<McpClient extends McpClientLike, Context = unkn
   };
   Object.defineProperty(client, 'callTool', { configurable: true, writable: true, value: observedCallTool });
   return client;
+}
+
+/** What `client` knows of its session now: its transport, session id and protocol version. */
+export function clientSessionFacts(client: object): McpSessionFacts {
+  const session = client as Client & { getNegotiatedProtocolVersion?: () => unknown };
+  try {
+    const transport = session.transport;
+    return { sessionId: transport?.sessionId, protocolVersion: protocolVersionOf(session), transport };
+  } catch {
+    return {}; // a transport getter that throws: the operation is recorded without its session
+  }
 }
 
 /** `connect(transport)` starts a session (session-duration.ts). */

@@ -25,6 +25,7 @@ export function startSession(
   factsAtClose: () => McpSessionFacts,
 ): void {
   if (transport === null || typeof transport !== 'object' || watchedTransports.has(transport)) return;
+  if (telemetry.recording?.() === false) return;
   try {
     const target = transport as { onclose?: unknown };
     const before = target.onclose;
@@ -51,6 +52,7 @@ function recordSession(
   transport: object,
 ): void {
   try {
+    if (telemetry.recording?.() === false) return;
     const meter = telemetry.meter();
     if (meter === undefined) return;
     const attributes: Record<string, string | number> = {};
