@@ -4,7 +4,7 @@ import {
   isWrapped,
 } from '@opentelemetry/instrumentation';
 import { type Send, sendNotification, sendRequest } from '../adapters/mcp/client-messages.js';
-import { clientSessionFacts, instrumentClient } from '../adapters/mcp/instrument-client.js';
+import { clientSessionFacts, instrumentClient, watchServerRequests } from '../adapters/mcp/instrument-client.js';
 import { instrumentServer } from '../adapters/mcp/instrument-server.js';
 import { startSession } from '../adapters/mcp/session-duration.js';
 import { isObserved } from '../internal/observed-marker.js';
@@ -138,7 +138,9 @@ export function mcpModules(context: PatchContext): {
       (original) =>
         function connect(this: object, transport: unknown, ...rest: unknown[]) {
           if (isEnabled() && !isObserved(this)) {
-            startSession(telemetry, 'client', transport, () => clientSessionFacts(this));
+            const facts = () => clientSessionFacts(this);
+            startSession(telemetry, 'client', transport, facts);
+            guarded(logger, 'MCP Client', () => watchServerRequests({ lowLevel: this, telemetry, facts }), undefined);
           }
           return (original as AnyFunction).call(this, transport, ...rest);
         },

@@ -13,8 +13,10 @@ import { seenVersion } from './negotiated-version.js';
 import { withTraceContext } from './propagation.js';
 import { clientCall } from './remote-call.js';
 import type { McpClientLike } from './sdk-types.js';
+import { type OperationsWatch, recordUnhandledRequest, watchOperations } from './server-operations.js';
 import { startSession } from './session-duration.js';
 import { mcpToolFailure, reportedResult } from './tool-error.js';
+import { watchUnhandledRequests } from './unhandled-requests.js';
 
 const instrumentedClients = new WeakMap<object, ToolCallListener<unknown>>();
 
@@ -52,7 +54,10 @@ export function instrumentClient<McpClient extends McpClientLike, Context = unkn
   const telemetry = operationTelemetryOf(listener);
   const facts = () => clientSessionFacts(client);
   injectIntoMessages(client, telemetry === undefined ? undefined : { telemetry, facts });
-  if (telemetry !== undefined) watchSession(client, (transport) => startSession(telemetry, 'client', transport, facts));
+  if (telemetry !== undefined) {
+    watchSession(client, (transport) => startSession(telemetry, 'client', transport, facts));
+    watchServerRequests({ lowLevel: client, telemetry, facts });
+  }
 
   const callTool = client.callTool as unknown as CallTool;
   const observedCallTool = function observedCallTool(this: Client, ...args: Parameters<CallTool>) {
@@ -93,6 +98,17 @@ export function instrumentClient<McpClient extends McpClientLike, Context = unkn
   };
   Object.defineProperty(client, 'callTool', { configurable: true, writable: true, value: observedCallTool });
   return client;
+}
+
+/**
+ * What the server sends the client (sampling/createMessage, elicitation/create, roots/list, ping,
+ * notifications): a SERVER span each in the client, child of the server's span, as the server
+ * records the client's requests (server-operations.ts); one the client has no handler for is the
+ * `-32601` the SDK answers (unhandled-requests.ts).
+ */
+export function watchServerRequests(watch: OperationsWatch): void {
+  watchOperations(watch);
+  watchUnhandledRequests(watch.lowLevel, (method, request) => recordUnhandledRequest(watch, method, request));
 }
 
 /** What `client` knows of its session now: its transport, session id and protocol version. */

@@ -10,6 +10,7 @@ import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
 import { mcpAttributes } from './attributes.js';
 import { claudeToolUseId } from './claude-tool-use-id.js';
+import { injectIntoMessages } from './client-messages.js';
 import { contextWithPeer, httpPeerOf, watchHttpPeers } from './http-peer.js';
 import { seenVersion, watchInitialize } from './negotiated-version.js';
 import { extractTraceContext } from './propagation.js';
@@ -17,7 +18,7 @@ import { markToolRan, observeUnhandledToolCall, watchRejectedToolCalls } from '.
 import { serverCall } from './remote-call.js';
 import type { McpServerLike } from './sdk-types.js';
 import { recordUnhandledRequest, watchOperations } from './server-operations.js';
-import { type HandlerRequest, requestOfExecutor, requestOfHandler } from './server-request.js';
+import { type HandlerRequest, requestOfExecutor, requestOfHandler, sessionIdOf } from './server-request.js';
 import { startSession } from './session-duration.js';
 import { mcpToolFailure, reportedResult } from './tool-error.js';
 import { watchUnhandledRequests } from './unhandled-requests.js';
@@ -115,6 +116,12 @@ export function instrumentServer<Server extends McpServerLike, Context = unknown
   const telemetry = operationTelemetryOf(listener);
   const operations = telemetry === undefined ? undefined : { lowLevel, telemetry, facts: watch.facts };
   if (operations !== undefined) watchOperations(operations);
+  // what the server sends the client (sampling/createMessage, elicitation/create, roots/list, ping,
+  // notifications) carries its context, in a CLIENT span of its own with an OpenTelemetry listener
+  if (lowLevel !== null && typeof lowLevel === 'object') {
+    const sessionFacts = () => ({ ...watch.facts(), sessionId: sessionIdOf(transportOf(lowLevel)) });
+    injectIntoMessages(lowLevel, telemetry === undefined ? undefined : { telemetry, facts: sessionFacts });
+  }
   // the requests the SDK answers -32601 without a handler (unhandled-requests.ts)
   watchUnhandledRequests(lowLevel, (method, request) => {
     if (method === MCP_METHOD_NAME_VALUE_TOOLS_CALL) observeUnhandledToolCall(watch, request);
