@@ -6,7 +6,7 @@ import {
 import { type Send, sendNotification, sendRequest } from '../adapters/mcp/client-messages.js';
 import { clientSessionFacts, instrumentClient, watchServerRequests } from '../adapters/mcp/instrument-client.js';
 import { instrumentServer } from '../adapters/mcp/instrument-server.js';
-import { startSession } from '../adapters/mcp/session-duration.js';
+import { noteClosing, startSession } from '../adapters/mcp/session-duration.js';
 import { isObserved } from '../internal/observed-marker.js';
 import { operationTelemetryOf } from '../otel/operation-telemetry.js';
 import type { ToolCallListener } from '../tool-call-listener.js';
@@ -109,7 +109,7 @@ export function mcpModules(context: PatchContext): {
   const unpatchClient = (moduleExports: { Client?: { prototype: Prototype } }) => {
     const prototype = moduleExports.Client?.prototype;
     if (!prototype) return;
-    for (const method of ['callTool', 'request', 'notification', 'connect'] as const) {
+    for (const method of ['callTool', 'request', 'notification', 'connect', 'close'] as const) {
       if (isWrapped(prototype[method])) unwrap(prototype, method);
     }
   };
@@ -139,10 +139,21 @@ export function mcpModules(context: PatchContext): {
         function connect(this: object, transport: unknown, ...rest: unknown[]) {
           if (isEnabled() && !isObserved(this)) {
             const facts = () => clientSessionFacts(this);
-            startSession(telemetry, 'client', transport, facts);
+            startSession(telemetry, 'client', transport, facts, this);
             guarded(logger, 'MCP Client', () => watchServerRequests({ lowLevel: this, telemetry, facts }), undefined);
           }
           return (original as AnyFunction).call(this, transport, ...rest);
+        },
+    );
+    if (typeof prototype.close !== 'function') return;
+    // the client ending its session itself: an ordinary end (session-duration.ts)
+    wrap(
+      prototype,
+      'close',
+      (original) =>
+        function close(this: object, ...args: unknown[]) {
+          noteClosing(this);
+          return (original as AnyFunction).apply(this, args);
         },
     );
   };

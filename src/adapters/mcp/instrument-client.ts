@@ -14,7 +14,7 @@ import { withTraceContext } from './propagation.js';
 import { clientCall } from './remote-call.js';
 import type { McpClientLike } from './sdk-types.js';
 import { type OperationsWatch, recordUnhandledRequest, watchOperations } from './server-operations.js';
-import { startSession } from './session-duration.js';
+import { startSession, watchOwnClose } from './session-duration.js';
 import { mcpToolFailure, reportedResult } from './tool-error.js';
 import { watchUnhandledRequests } from './unhandled-requests.js';
 
@@ -55,7 +55,8 @@ export function instrumentClient<McpClient extends McpClientLike, Context = unkn
   const facts = () => clientSessionFacts(client);
   injectIntoMessages(client, telemetry === undefined ? undefined : { telemetry, facts });
   if (telemetry !== undefined) {
-    watchSession(client, (transport) => startSession(telemetry, 'client', transport, facts));
+    watchSession(client, (transport) => startSession(telemetry, 'client', transport, facts, client));
+    watchOwnClose(client);
     watchServerRequests({ lowLevel: client, telemetry, facts });
   }
 

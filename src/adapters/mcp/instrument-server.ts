@@ -19,7 +19,7 @@ import { serverCall } from './remote-call.js';
 import type { McpServerLike } from './sdk-types.js';
 import { recordUnhandledRequest, watchOperations } from './server-operations.js';
 import { type HandlerRequest, requestOfExecutor, requestOfHandler, sessionIdOf } from './server-request.js';
-import { startSession } from './session-duration.js';
+import { startSession, watchOwnClose } from './session-duration.js';
 import { mcpToolFailure, reportedResult } from './tool-error.js';
 import { watchUnhandledRequests } from './unhandled-requests.js';
 
@@ -128,6 +128,7 @@ export function instrumentServer<Server extends McpServerLike, Context = unknown
     else if (operations !== undefined) recordUnhandledRequest(operations, method, request);
   });
   watchConnections(server, telemetry, lowLevel);
+  if (telemetry !== undefined) watchOwnClose(lowLevel); // McpServer's close() is its low-level Server's
   for (const method of ['tool', 'registerTool'] as const) {
     const register = (server as unknown as Record<string, unknown>)[method];
     if (typeof register !== 'function') continue; // 2.x has no tool()
@@ -159,7 +160,13 @@ function watchConnections(server: object, telemetry: OperationTelemetry | undefi
     value: function connectWatched(this: unknown, transport: unknown, ...rest: unknown[]) {
       watchHttpPeers(transport, (peer, run) => context.with(contextWithPeer(context.active(), peer), run));
       if (telemetry !== undefined) {
-        startSession(telemetry, 'server', transport, () => ({ protocolVersion: negotiatedVersion(lowLevel) }));
+        startSession(
+          telemetry,
+          'server',
+          transport,
+          () => ({ protocolVersion: negotiatedVersion(lowLevel) }),
+          lowLevel,
+        );
       }
       return connect.call(this, transport, ...rest);
     },
