@@ -20,6 +20,7 @@ import type { McpServerLike } from './sdk-types.js';
 import { recordUnhandledRequest, watchOperations } from './server-operations.js';
 import { type HandlerRequest, requestOfExecutor, requestOfHandler, sessionIdOf } from './server-request.js';
 import { startSession, watchOwnClose } from './session-duration.js';
+import { observedTaskHandler } from './task-tools.js';
 import { mcpToolFailure, reportedResult } from './tool-error.js';
 import { watchUnhandledRequests } from './unhandled-requests.js';
 
@@ -46,7 +47,9 @@ import { watchUnhandledRequests } from './unhandled-requests.js';
  *   is its parent; the ambient context, e.g. the HTTP request's span, is linked).
  * - `update()` is wrapped only to follow renames, so the listener always sees the current name.
  *
- * Task-based tools (`experimental.tasks.registerToolTask`, handlers that are objects) are not observed.
+ * Task-based tools (1.x `experimental.tasks.registerToolTask`, handlers that are objects): their
+ * `createTask` is observed, the call settling with McpServer's answer (task-tools.ts); task tools
+ * registered after this call are instrumented through `experimental.tasks.registerToolTask`.
  *
  * The other MCP operations (initialize, tools/list, resources/*, prompts/*, ping, notifications, ...)
  * are not tool calls: the listener never sees them. When it is (or composes) an
@@ -144,7 +147,32 @@ export function instrumentServer<Server extends McpServerLike, Context = unknown
       },
     });
   }
+  watchTaskRegistrations(server, (registered, registeredName) => {
+    instrumentTool(registered, registeredName, observing, lowLevel);
+    watchRejectedToolCalls(watch);
+    watchConnections(server, telemetry, lowLevel);
+  });
   return server;
+}
+
+/** 1.x `server.experimental.tasks.registerToolTask(name, ...)`: `registered` is each task tool it registers. */
+function watchTaskRegistrations(server: object, registered: (tool: RegisteredTool, name: string) => void): void {
+  try {
+    const tasks = (server as { experimental?: { tasks?: Record<string, unknown> } }).experimental?.tasks;
+    const register = tasks?.registerToolTask;
+    if (tasks === undefined || typeof register !== 'function') return;
+    Object.defineProperty(tasks, 'registerToolTask', {
+      configurable: true,
+      writable: true,
+      value: function registerToolTaskObserved(this: unknown, ...args: unknown[]) {
+        const tool = register.apply(this, args) as RegisteredTool;
+        registered(tool, args[0] as string);
+        return tool;
+      },
+    });
+  } catch {
+    // no experimental tasks API on this SDK line: nothing to watch
+  }
 }
 
 /**
@@ -195,43 +223,49 @@ function instrumentTool(
   const field = typeof (tool as { executor?: unknown }).executor === 'function' ? 'executor' : 'handler';
   const requestOf = field === 'executor' ? requestOfExecutor : requestOfHandler;
 
+  /** The call of `params` (what McpServer hands the handler), observed with `run` as the tool. */
+  const observeWith = (params: unknown[], run: () => unknown): unknown => {
+    const request: HandlerRequest = requestOf(params);
+    const peer = httpPeerOf(context.active());
+    const { parent, links } = extractTraceContext(request.meta);
+    const call = () =>
+      observeCall(
+        {
+          definition: { name, description: tool.description, inputSchema: tool.inputSchema },
+          metadata: { title: tool.title, annotations: tool.annotations, _meta: tool._meta },
+          input: request.input,
+          toolContext: {
+            // the JSON-RPC id is the request's, not the model's tool call id: it is remote.requestId
+            toolCallId: claudeToolUseId(request.meta),
+            signal: request.signal,
+            framework: FRAMEWORK_MCP,
+            attributes: mcpAttributes({
+              sessionId: request.sessionId,
+              protocolVersion: request.protocolVersion ?? negotiatedVersion(lowLevel),
+              transport: transportOf(lowLevel),
+              overHttp: request.overHttp,
+              peer,
+            }),
+            remote: serverCall(request.requestId, links),
+          },
+          run,
+          failureOf: (result) => mcpToolFailure(name, result),
+          report: reportedResult,
+        },
+        listener,
+      );
+    // the listener's span starts in `parent`: the client's span when the request carried it
+    return context.with(parent, call);
+  };
+
   const observe = (fn: unknown): unknown => {
-    // task handlers are objects ({ createTask, getTask, getTaskResult }): passed through
+    // task handlers are objects ({ createTask, getTask, getTaskResult }): their createTask is observed (task-tools.ts)
+    if (fn !== null && typeof fn === 'object') return observedTaskHandler(fn, observeWith);
     if (typeof fn !== 'function') return fn;
     const raw = fn as ToolHandler;
     return function observedHandler(this: unknown, ...params: unknown[]) {
       markToolRan(params);
-      const request: HandlerRequest = requestOf(params);
-      const peer = httpPeerOf(context.active());
-      const { parent, links } = extractTraceContext(request.meta);
-      const call = () =>
-        observeCall(
-          {
-            definition: { name, description: tool.description, inputSchema: tool.inputSchema },
-            metadata: { title: tool.title, annotations: tool.annotations, _meta: tool._meta },
-            input: request.input,
-            toolContext: {
-              // the JSON-RPC id is the request's, not the model's tool call id: it is remote.requestId
-              toolCallId: claudeToolUseId(request.meta),
-              signal: request.signal,
-              framework: FRAMEWORK_MCP,
-              attributes: mcpAttributes({
-                sessionId: request.sessionId,
-                protocolVersion: request.protocolVersion ?? negotiatedVersion(lowLevel),
-                transport: transportOf(lowLevel),
-                overHttp: request.overHttp,
-                peer,
-              }),
-              remote: serverCall(request.requestId, links),
-            },
-            run: () => raw.apply(this, params),
-            failureOf: (result) => mcpToolFailure(name, result),
-            report: reportedResult,
-          },
-          listener,
-        );
-      // the listener's span starts in `parent`: the client's span when the request carried it
-      return context.with(parent, call);
+      return observeWith(params, () => raw.apply(this, params));
     };
   };
 

@@ -9,6 +9,7 @@ import { httpPeerOf } from './http-peer.js';
 import { extractTraceContext } from './propagation.js';
 import { rejectedServerCall } from './remote-call.js';
 import { requestFactsOf, requestOfExecutor, requestOfHandler, sessionIdOf } from './server-request.js';
+import { settleTaskCall } from './task-tools.js';
 import { mcpToolFailure, reportedResult } from './tool-error.js';
 import { methodNotFound } from './unhandled-requests.js';
 
@@ -60,8 +61,12 @@ export function watchRejectedToolCalls(watch: RejectionWatch): void {
       const answer = handler.call(this, request, extra);
       if (extra === null || typeof extra !== 'object' || !isThenable(answer)) return answer;
       return answer.then(
-        (result) => (ranFor.has(extra) ? result : settleRejected(watch, request, extra, result, false)),
-        (error) => (ranFor.has(extra) ? Promise.reject(error) : settleRejected(watch, request, extra, error, true)),
+        (result) =>
+          settleTaskCall(extra, result, false) ??
+          (ranFor.has(extra) ? result : settleRejected(watch, request, extra, result, false)),
+        (error) =>
+          settleTaskCall(extra, error, true) ??
+          (ranFor.has(extra) ? Promise.reject(error) : settleRejected(watch, request, extra, error, true)),
       );
     };
     wrappedHandlers.add(watched);
