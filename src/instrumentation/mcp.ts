@@ -3,9 +3,12 @@ import {
   InstrumentationNodeModuleFile,
   isWrapped,
 } from '@opentelemetry/instrumentation';
-import { instrumentClient } from '../adapters/mcp/instrument-client.js';
+import { type Send, sendNotification, sendRequest } from '../adapters/mcp/client-messages.js';
+import { clientSessionFacts, instrumentClient, watchServerRequests } from '../adapters/mcp/instrument-client.js';
 import { instrumentServer } from '../adapters/mcp/instrument-server.js';
+import { noteClosing, startSession } from '../adapters/mcp/session-duration.js';
 import { isObserved } from '../internal/observed-marker.js';
+import { operationTelemetryOf } from '../otel/operation-telemetry.js';
 import type { ToolCallListener } from '../tool-call-listener.js';
 import type { CommonJsSubpath } from './commonjs-subpaths.js';
 import { guarded, type PatchContext } from './patch-context.js';
@@ -33,7 +36,10 @@ type Prototype = Record<string, unknown>;
  * - Client: `Client.prototype.callTool`. Each client gets a stand-in (an object whose prototype is
  *   the client) instrumented with `instrumentClient`, whose `callTool` runs the original on the
  *   real client: the client itself is never changed, so `disable()` restores it exactly and an app
- *   can still call `instrumentClient` on it later (then it is observed by that one only).
+ *   can still call `instrumentClient` on it later (then it is observed by that one only). Its other
+ *   messages (`initialize`, `tools/list`, notifications, ...) are observed at `Client.prototype.request`
+ *   and `.notification` as `instrumentClient` observes them (client-messages.ts), and its session at
+ *   `.connect`, through the server's switch: recorded while the instrumentation is enabled.
  * - 2.x: the same two hooks on the classes the split packages export from their main module
  *   (`@modelcontextprotocol/server`'s `McpServer`, `@modelcontextprotocol/client`'s `Client`).
  * - The copies other SDKs bundle (the Claude Agent SDK's `createSdkMcpServer().instance`) are no
@@ -59,7 +65,14 @@ export function mcpModules(context: PatchContext): {
       (original) =>
         function connect(this: object, ...args: unknown[]) {
           if (isEnabled() && !isObserved(this)) {
-            guarded(logger, 'McpServer', () => instrumentServer(this as never, serverListener), undefined);
+            const instrumented = guarded(
+              logger,
+              'McpServer',
+              () => instrumentServer(this as never, serverListener),
+              undefined,
+            );
+            // its own connect now watches the transport (the session, HTTP peers), then runs this one's original
+            if (instrumented !== undefined) return (this as { connect: AnyFunction }).connect(...args);
           }
           return (original as AnyFunction).apply(this, args);
         },
@@ -71,9 +84,15 @@ export function mcpModules(context: PatchContext): {
     if (prototype && isWrapped(prototype.connect)) unwrap(prototype, 'connect');
   };
 
+  // the operations that are not tool calls: recorded through the switch, as the server's
+  const telemetry = operationTelemetryOf(serverListener);
+  const clientOperations = (client: object) =>
+    telemetry === undefined ? undefined : { telemetry, facts: () => clientSessionFacts(client) };
+
   const patchClient = (moduleExports: { Client?: { prototype: Prototype } }) => {
     const prototype = moduleExports.Client?.prototype;
     if (!prototype || typeof prototype.callTool !== 'function') return moduleExports;
+    patchClientMessages(prototype);
     wrap(
       prototype,
       'callTool',
@@ -89,7 +108,54 @@ export function mcpModules(context: PatchContext): {
   };
   const unpatchClient = (moduleExports: { Client?: { prototype: Prototype } }) => {
     const prototype = moduleExports.Client?.prototype;
-    if (prototype && isWrapped(prototype.callTool)) unwrap(prototype, 'callTool');
+    if (!prototype) return;
+    for (const method of ['callTool', 'request', 'notification', 'connect', 'close'] as const) {
+      if (isWrapped(prototype[method])) unwrap(prototype, method);
+    }
+  };
+
+  // every message a client sends carries its context, in its own CLIENT span; connect() starts a session
+  const patchClientMessages = (prototype: Prototype) => {
+    const patchSend = (method: 'request' | 'notification', send: typeof sendRequest) => {
+      if (typeof prototype[method] !== 'function') return;
+      wrap(
+        prototype,
+        method,
+        (original) =>
+          function sendObserved(this: object, message: unknown, ...rest: unknown[]) {
+            const run = original as Send;
+            if (!isEnabled() || isObserved(this)) return run.call(this, message, ...rest);
+            return send(this, run, message, rest, clientOperations(this));
+          },
+      );
+    };
+    patchSend('request', sendRequest);
+    patchSend('notification', sendNotification);
+    if (typeof prototype.connect !== 'function' || telemetry === undefined) return;
+    wrap(
+      prototype,
+      'connect',
+      (original) =>
+        function connect(this: object, transport: unknown, ...rest: unknown[]) {
+          if (isEnabled() && !isObserved(this)) {
+            const facts = () => clientSessionFacts(this);
+            startSession(telemetry, 'client', transport, facts, this);
+            guarded(logger, 'MCP Client', () => watchServerRequests({ lowLevel: this, telemetry, facts }), undefined);
+          }
+          return (original as AnyFunction).call(this, transport, ...rest);
+        },
+    );
+    if (typeof prototype.close !== 'function') return;
+    // the client ending its session itself: an ordinary end (session-duration.ts)
+    wrap(
+      prototype,
+      'close',
+      (original) =>
+        function close(this: object, ...args: unknown[]) {
+          noteClosing(this);
+          return (original as AnyFunction).apply(this, args);
+        },
+    );
   };
 
   const standInFor = (client: object, run: AnyFunction) => {

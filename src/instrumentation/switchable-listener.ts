@@ -1,3 +1,10 @@
+import { trace } from '@opentelemetry/api';
+import {
+  keepHidden,
+  OPERATION_TELEMETRY,
+  type OperationTelemetry,
+  operationTelemetryOf,
+} from '../otel/operation-telemetry.js';
 import type { ToolCallInfo, ToolCallListener } from '../tool-call-listener.js';
 
 interface Switched {
@@ -15,7 +22,7 @@ export function switchableListener(
   isOn: () => boolean,
   current: () => ToolCallListener<unknown>,
 ): ToolCallListener<Switched> {
-  return {
+  const switched: ToolCallListener<Switched> = {
     beforeCall(toolName: string, toolInput: unknown, call: ToolCallInfo): Switched {
       if (!isOn()) return { listener: undefined, context: undefined };
       const listener = current();
@@ -33,5 +40,19 @@ export function switchableListener(
     runInContext<R>({ listener, context }: Switched, run: () => R): R {
       return listener?.runInContext ? listener.runInContext(context, run) : run();
     },
+  };
+  keepHidden(switched, OPERATION_TELEMETRY, switchableTelemetry(isOn, current));
+  return switched;
+}
+
+/** The operation telemetry of `current()` while `isOn()`, read at each operation (the listener a config change makes). */
+function switchableTelemetry(isOn: () => boolean, current: () => ToolCallListener<unknown>): OperationTelemetry {
+  const telemetryNow = () => operationTelemetryOf(current());
+  return {
+    get tracer() {
+      return telemetryNow()?.tracer ?? trace.getTracer('otel-tool-calls');
+    },
+    meter: () => telemetryNow()?.meter(),
+    recording: () => isOn() && telemetryNow() !== undefined,
   };
 }

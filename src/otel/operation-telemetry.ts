@@ -18,6 +18,11 @@ export interface OperationTelemetry {
   readonly tracer: Tracer;
   /** The listener's meter once an SDK gives a real one, else `undefined` (record nothing). */
   meter(): Meter | undefined;
+  /**
+   * `false` while nothing is to be recorded (zero-code's switch, the instrumentation disabled): the
+   * operation then runs as if not observed. Absent: always recording.
+   */
+  recording?(): boolean;
 }
 
 /** Marks `target` as holding `value` under `key`, out of sight (non-enumerable, not on its type). */

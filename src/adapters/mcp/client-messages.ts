@@ -31,7 +31,7 @@ export function awaitRequestId(span: Span | undefined): void {
   if (span !== undefined) toolsCallSpans.add(span);
 }
 
-type Send = (this: unknown, message: unknown, ...rest: unknown[]) => unknown;
+export type Send = (this: unknown, message: unknown, ...rest: unknown[]) => unknown;
 
 interface Counter {
   _requestMessageId?: unknown;
@@ -52,25 +52,8 @@ export function injectIntoMessages(client: object, operations?: ClientOperations
     Object.defineProperty(client, 'request', {
       configurable: true,
       writable: true,
-      value: function requestWithContext(this: Counter, message: unknown, ...rest: unknown[]) {
-        if (message === null || typeof message !== 'object') return send.call(this, message, ...rest);
-        const method = (message as { method?: unknown }).method;
-        // a tools/call's params already carry the context of its span (instrument-client.ts)
-        if (method !== MCP_METHOD_NAME_VALUE_TOOLS_CALL) {
-          const sendWithContext = (span: Span | undefined) => {
-            const before = this._requestMessageId;
-            const sent = send.call(this, messageWithTraceContext(message), ...rest);
-            if (span !== undefined) setRequestId(span, before, this._requestMessageId);
-            if (method === 'initialize') keepVersionOf(this, sent);
-            return sent;
-          };
-          if (operations === undefined || typeof method !== 'string') return sendWithContext(undefined);
-          return observeOperation(operations.telemetry, clientOperation(operations, method, message), sendWithContext);
-        }
-        const before = this._requestMessageId;
-        const sent = send.call(this, message, ...rest);
-        recordRequestId(before, this._requestMessageId);
-        return sent;
+      value: function requestWithContext(this: object, message: unknown, ...rest: unknown[]) {
+        return sendRequest(this, send, message, rest, operations);
       },
     });
   }
@@ -80,18 +63,61 @@ export function injectIntoMessages(client: object, operations?: ClientOperations
     Object.defineProperty(client, 'notification', {
       configurable: true,
       writable: true,
-      value: function notificationWithContext(this: unknown, message: unknown, ...rest: unknown[]) {
-        if (message === null || typeof message !== 'object') return send.call(this, message, ...rest);
-        const method = (message as { method?: unknown }).method;
-        if (operations === undefined || typeof method !== 'string') {
-          return send.call(this, messageWithTraceContext(message), ...rest);
-        }
-        return observeOperation(operations.telemetry, clientOperation(operations, method, message), () =>
-          send.call(this, messageWithTraceContext(message), ...rest),
-        );
+      value: function notificationWithContext(this: object, message: unknown, ...rest: unknown[]) {
+        return sendNotification(this, send, message, rest, operations);
       },
     });
   }
+}
+
+/**
+ * `send` (the client's original `request`) called on `client` with `message` carrying the active
+ * context, in its own CLIENT span with `operations`; a `tools/call` as it is (see above).
+ */
+export function sendRequest(
+  client: object,
+  send: Send,
+  message: unknown,
+  rest: readonly unknown[],
+  operations: ClientOperations | undefined,
+): unknown {
+  if (message === null || typeof message !== 'object') return send.call(client, message, ...rest);
+  const counter = client as Counter;
+  const method = (message as { method?: unknown }).method;
+  // a tools/call's params already carry the context of its span (instrument-client.ts)
+  if (method !== MCP_METHOD_NAME_VALUE_TOOLS_CALL) {
+    const sendWithContext = (span: Span | undefined) => {
+      const before = counter._requestMessageId;
+      const sent = send.call(client, messageWithTraceContext(message), ...rest);
+      if (span !== undefined) setRequestId(span, before, counter._requestMessageId);
+      if (method === 'initialize') keepVersionOf(client, sent);
+      return sent;
+    };
+    if (operations === undefined || typeof method !== 'string') return sendWithContext(undefined);
+    return observeOperation(operations.telemetry, clientOperation(operations, method, message), sendWithContext);
+  }
+  const before = counter._requestMessageId;
+  const sent = send.call(client, message, ...rest);
+  recordRequestId(before, counter._requestMessageId);
+  return sent;
+}
+
+/** `send` (the client's original `notification`) called on `client` with `message` carrying the active context. */
+export function sendNotification(
+  client: object,
+  send: Send,
+  message: unknown,
+  rest: readonly unknown[],
+  operations: ClientOperations | undefined,
+): unknown {
+  if (message === null || typeof message !== 'object') return send.call(client, message, ...rest);
+  const method = (message as { method?: unknown }).method;
+  if (operations === undefined || typeof method !== 'string') {
+    return send.call(client, messageWithTraceContext(message), ...rest);
+  }
+  return observeOperation(operations.telemetry, clientOperation(operations, method, message), () =>
+    send.call(client, messageWithTraceContext(message), ...rest),
+  );
 }
 
 function clientOperation(operations: ClientOperations, method: string, message: object) {

@@ -7,14 +7,16 @@ import { assertListener, describe } from '../../internal/validate.js';
 import { operationTelemetryOf } from '../../otel/operation-telemetry.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
-import { mcpAttributes } from './attributes.js';
+import { type McpSessionFacts, mcpAttributes } from './attributes.js';
 import { awaitRequestId, injectIntoMessages } from './client-messages.js';
 import { seenVersion } from './negotiated-version.js';
 import { withTraceContext } from './propagation.js';
 import { clientCall } from './remote-call.js';
 import type { McpClientLike } from './sdk-types.js';
-import { startSession } from './session-duration.js';
+import { type OperationsWatch, recordUnhandledRequest, watchOperations } from './server-operations.js';
+import { startSession, watchOwnClose } from './session-duration.js';
 import { mcpToolFailure, reportedResult } from './tool-error.js';
+import { watchUnhandledRequests } from './unhandled-requests.js';
 
 const instrumentedClients = new WeakMap<object, ToolCallListener<unknown>>();
 
@@ -50,17 +52,13 @@ export function instrumentClient<McpClient extends McpClientLike, Context = unkn
   markObserved(client); // observed once: the zero-code instrumentation leaves it alone
   // the operations that are not tool calls: their own spans, only with an OpenTelemetry listener
   const telemetry = operationTelemetryOf(listener);
-  const session = client as unknown as Client & { getNegotiatedProtocolVersion?: () => unknown };
-  const facts = () => {
-    try {
-      const transport = session.transport;
-      return { sessionId: transport?.sessionId, protocolVersion: protocolVersionOf(session), transport };
-    } catch {
-      return {}; // a transport getter that throws: the operation is recorded without its session
-    }
-  };
+  const facts = () => clientSessionFacts(client);
   injectIntoMessages(client, telemetry === undefined ? undefined : { telemetry, facts });
-  if (telemetry !== undefined) watchSession(client, (transport) => startSession(telemetry, 'client', transport, facts));
+  if (telemetry !== undefined) {
+    watchSession(client, (transport) => startSession(telemetry, 'client', transport, facts, client));
+    watchOwnClose(client);
+    watchServerRequests({ lowLevel: client, telemetry, facts });
+  }
 
   const callTool = client.callTool as unknown as CallTool;
   const observedCallTool = function observedCallTool(this: Client, ...args: Parameters<CallTool>) {
@@ -101,6 +99,28 @@ export function instrumentClient<McpClient extends McpClientLike, Context = unkn
   };
   Object.defineProperty(client, 'callTool', { configurable: true, writable: true, value: observedCallTool });
   return client;
+}
+
+/**
+ * What the server sends the client (sampling/createMessage, elicitation/create, roots/list, ping,
+ * notifications): a SERVER span each in the client, child of the server's span, as the server
+ * records the client's requests (server-operations.ts); one the client has no handler for is the
+ * `-32601` the SDK answers (unhandled-requests.ts).
+ */
+export function watchServerRequests(watch: OperationsWatch): void {
+  watchOperations(watch);
+  watchUnhandledRequests(watch.lowLevel, (method, request) => recordUnhandledRequest(watch, method, request));
+}
+
+/** What `client` knows of its session now: its transport, session id and protocol version. */
+export function clientSessionFacts(client: object): McpSessionFacts {
+  const session = client as Client & { getNegotiatedProtocolVersion?: () => unknown };
+  try {
+    const transport = session.transport;
+    return { sessionId: transport?.sessionId, protocolVersion: protocolVersionOf(session), transport };
+  } catch {
+    return {}; // a transport getter that throws: the operation is recorded without its session
+  }
 }
 
 /** `connect(transport)` starts a session (session-duration.ts). */

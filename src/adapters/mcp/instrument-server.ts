@@ -5,20 +5,24 @@ import { observeCall } from '../../internal/observe-call.js';
 import { markObserved } from '../../internal/observed-marker.js';
 import { assertListener, describe } from '../../internal/validate.js';
 import { type OperationTelemetry, operationTelemetryOf } from '../../otel/operation-telemetry.js';
+import { MCP_METHOD_NAME_VALUE_TOOLS_CALL } from '../../otel/semconv.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
 import { mcpAttributes } from './attributes.js';
 import { claudeToolUseId } from './claude-tool-use-id.js';
+import { injectIntoMessages } from './client-messages.js';
 import { contextWithPeer, httpPeerOf, watchHttpPeers } from './http-peer.js';
 import { seenVersion, watchInitialize } from './negotiated-version.js';
 import { extractTraceContext } from './propagation.js';
-import { markToolRan, watchRejectedToolCalls } from './rejected-requests.js';
+import { markToolRan, observeUnhandledToolCall, watchRejectedToolCalls } from './rejected-requests.js';
 import { serverCall } from './remote-call.js';
 import type { McpServerLike } from './sdk-types.js';
-import { watchOperations } from './server-operations.js';
-import { type HandlerRequest, requestOfExecutor, requestOfHandler } from './server-request.js';
-import { startSession } from './session-duration.js';
+import { recordUnhandledRequest, watchOperations } from './server-operations.js';
+import { type HandlerRequest, requestOfExecutor, requestOfHandler, sessionIdOf } from './server-request.js';
+import { startSession, watchOwnClose } from './session-duration.js';
+import { observedTaskHandler } from './task-tools.js';
 import { mcpToolFailure, reportedResult } from './tool-error.js';
+import { watchUnhandledRequests } from './unhandled-requests.js';
 
 /*
  * Where the hook sits, and why there.
@@ -43,7 +47,9 @@ import { mcpToolFailure, reportedResult } from './tool-error.js';
  *   is its parent; the ambient context, e.g. the HTTP request's span, is linked).
  * - `update()` is wrapped only to follow renames, so the listener always sees the current name.
  *
- * Task-based tools (`experimental.tasks.registerToolTask`, handlers that are objects) are not observed.
+ * Task-based tools (1.x `experimental.tasks.registerToolTask`, handlers that are objects): their
+ * `createTask` is observed, the call settling with McpServer's answer (task-tools.ts); task tools
+ * registered after this call are instrumented through `experimental.tasks.registerToolTask`.
  *
  * The other MCP operations (initialize, tools/list, resources/*, prompts/*, ping, notifications, ...)
  * are not tool calls: the listener never sees them. When it is (or composes) an
@@ -111,8 +117,21 @@ export function instrumentServer<Server extends McpServerLike, Context = unknown
   };
   watchRejectedToolCalls(watch);
   const telemetry = operationTelemetryOf(listener);
-  if (telemetry !== undefined) watchOperations({ lowLevel, telemetry, facts: watch.facts });
+  const operations = telemetry === undefined ? undefined : { lowLevel, telemetry, facts: watch.facts };
+  if (operations !== undefined) watchOperations(operations);
+  // what the server sends the client (sampling/createMessage, elicitation/create, roots/list, ping,
+  // notifications) carries its context, in a CLIENT span of its own with an OpenTelemetry listener
+  if (lowLevel !== null && typeof lowLevel === 'object') {
+    const sessionFacts = () => ({ ...watch.facts(), sessionId: sessionIdOf(transportOf(lowLevel)) });
+    injectIntoMessages(lowLevel, telemetry === undefined ? undefined : { telemetry, facts: sessionFacts });
+  }
+  // the requests the SDK answers -32601 without a handler (unhandled-requests.ts)
+  watchUnhandledRequests(lowLevel, (method, request) => {
+    if (method === MCP_METHOD_NAME_VALUE_TOOLS_CALL) observeUnhandledToolCall(watch, request);
+    else if (operations !== undefined) recordUnhandledRequest(operations, method, request);
+  });
   watchConnections(server, telemetry, lowLevel);
+  if (telemetry !== undefined) watchOwnClose(lowLevel); // McpServer's close() is its low-level Server's
   for (const method of ['tool', 'registerTool'] as const) {
     const register = (server as unknown as Record<string, unknown>)[method];
     if (typeof register !== 'function') continue; // 2.x has no tool()
@@ -128,7 +147,32 @@ export function instrumentServer<Server extends McpServerLike, Context = unknown
       },
     });
   }
+  watchTaskRegistrations(server, (registered, registeredName) => {
+    instrumentTool(registered, registeredName, observing, lowLevel);
+    watchRejectedToolCalls(watch);
+    watchConnections(server, telemetry, lowLevel);
+  });
   return server;
+}
+
+/** 1.x `server.experimental.tasks.registerToolTask(name, ...)`: `registered` is each task tool it registers. */
+function watchTaskRegistrations(server: object, registered: (tool: RegisteredTool, name: string) => void): void {
+  try {
+    const tasks = (server as { experimental?: { tasks?: Record<string, unknown> } }).experimental?.tasks;
+    const register = tasks?.registerToolTask;
+    if (tasks === undefined || typeof register !== 'function') return;
+    Object.defineProperty(tasks, 'registerToolTask', {
+      configurable: true,
+      writable: true,
+      value: function registerToolTaskObserved(this: unknown, ...args: unknown[]) {
+        const tool = register.apply(this, args) as RegisteredTool;
+        registered(tool, args[0] as string);
+        return tool;
+      },
+    });
+  } catch {
+    // no experimental tasks API on this SDK line: nothing to watch
+  }
 }
 
 /**
@@ -144,7 +188,13 @@ function watchConnections(server: object, telemetry: OperationTelemetry | undefi
     value: function connectWatched(this: unknown, transport: unknown, ...rest: unknown[]) {
       watchHttpPeers(transport, (peer, run) => context.with(contextWithPeer(context.active(), peer), run));
       if (telemetry !== undefined) {
-        startSession(telemetry, 'server', transport, () => ({ protocolVersion: negotiatedVersion(lowLevel) }));
+        startSession(
+          telemetry,
+          'server',
+          transport,
+          () => ({ protocolVersion: negotiatedVersion(lowLevel) }),
+          lowLevel,
+        );
       }
       return connect.call(this, transport, ...rest);
     },
@@ -173,43 +223,49 @@ function instrumentTool(
   const field = typeof (tool as { executor?: unknown }).executor === 'function' ? 'executor' : 'handler';
   const requestOf = field === 'executor' ? requestOfExecutor : requestOfHandler;
 
+  /** The call of `params` (what McpServer hands the handler), observed with `run` as the tool. */
+  const observeWith = (params: unknown[], run: () => unknown): unknown => {
+    const request: HandlerRequest = requestOf(params);
+    const peer = httpPeerOf(context.active());
+    const { parent, links } = extractTraceContext(request.meta);
+    const call = () =>
+      observeCall(
+        {
+          definition: { name, description: tool.description, inputSchema: tool.inputSchema },
+          metadata: { title: tool.title, annotations: tool.annotations, _meta: tool._meta },
+          input: request.input,
+          toolContext: {
+            // the JSON-RPC id is the request's, not the model's tool call id: it is remote.requestId
+            toolCallId: claudeToolUseId(request.meta),
+            signal: request.signal,
+            framework: FRAMEWORK_MCP,
+            attributes: mcpAttributes({
+              sessionId: request.sessionId,
+              protocolVersion: request.protocolVersion ?? negotiatedVersion(lowLevel),
+              transport: transportOf(lowLevel),
+              overHttp: request.overHttp,
+              peer,
+            }),
+            remote: serverCall(request.requestId, links),
+          },
+          run,
+          failureOf: (result) => mcpToolFailure(name, result),
+          report: reportedResult,
+        },
+        listener,
+      );
+    // the listener's span starts in `parent`: the client's span when the request carried it
+    return context.with(parent, call);
+  };
+
   const observe = (fn: unknown): unknown => {
-    // task handlers are objects ({ createTask, getTask, getTaskResult }): passed through
+    // task handlers are objects ({ createTask, getTask, getTaskResult }): their createTask is observed (task-tools.ts)
+    if (fn !== null && typeof fn === 'object') return observedTaskHandler(fn, observeWith);
     if (typeof fn !== 'function') return fn;
     const raw = fn as ToolHandler;
     return function observedHandler(this: unknown, ...params: unknown[]) {
       markToolRan(params);
-      const request: HandlerRequest = requestOf(params);
-      const peer = httpPeerOf(context.active());
-      const { parent, links } = extractTraceContext(request.meta);
-      const call = () =>
-        observeCall(
-          {
-            definition: { name, description: tool.description, inputSchema: tool.inputSchema },
-            metadata: { title: tool.title, annotations: tool.annotations, _meta: tool._meta },
-            input: request.input,
-            toolContext: {
-              // the JSON-RPC id is the request's, not the model's tool call id: it is remote.requestId
-              toolCallId: claudeToolUseId(request.meta),
-              signal: request.signal,
-              framework: FRAMEWORK_MCP,
-              attributes: mcpAttributes({
-                sessionId: request.sessionId,
-                protocolVersion: request.protocolVersion ?? negotiatedVersion(lowLevel),
-                transport: transportOf(lowLevel),
-                overHttp: request.overHttp,
-                peer,
-              }),
-              remote: serverCall(request.requestId, links),
-            },
-            run: () => raw.apply(this, params),
-            failureOf: (result) => mcpToolFailure(name, result),
-            report: reportedResult,
-          },
-          listener,
-        );
-      // the listener's span starts in `parent`: the client's span when the request carried it
-      return context.with(parent, call);
+      return observeWith(params, () => raw.apply(this, params));
     };
   };
 

@@ -56,6 +56,7 @@ export function observeOperation<T>(
   operation: Operation,
   run: (span: Span | undefined) => T,
 ): T {
+  if (telemetry.recording?.() === false) return run(undefined);
   let span: Span;
   const startTime = clock.now();
   let attributes: Record<string, string | number>;

@@ -8,8 +8,10 @@ import { mcpAttributes } from './attributes.js';
 import { httpPeerOf } from './http-peer.js';
 import { extractTraceContext } from './propagation.js';
 import { rejectedServerCall } from './remote-call.js';
-import { requestOfExecutor, requestOfHandler } from './server-request.js';
+import { requestFactsOf, requestOfExecutor, requestOfHandler, sessionIdOf } from './server-request.js';
+import { settleTaskCall } from './task-tools.js';
 import { mcpToolFailure, reportedResult } from './tool-error.js';
+import { methodNotFound } from './unhandled-requests.js';
 
 /*
  * A `tools/call` McpServer answers without running a tool: an unknown (or disabled) tool, arguments
@@ -59,8 +61,12 @@ export function watchRejectedToolCalls(watch: RejectionWatch): void {
       const answer = handler.call(this, request, extra);
       if (extra === null || typeof extra !== 'object' || !isThenable(answer)) return answer;
       return answer.then(
-        (result) => (ranFor.has(extra) ? result : settleRejected(watch, request, extra, result, false)),
-        (error) => (ranFor.has(extra) ? Promise.reject(error) : settleRejected(watch, request, extra, error, true)),
+        (result) =>
+          settleTaskCall(extra, result, false) ??
+          (ranFor.has(extra) ? result : settleRejected(watch, request, extra, result, false)),
+        (error) =>
+          settleTaskCall(extra, error, true) ??
+          (ranFor.has(extra) ? Promise.reject(error) : settleRejected(watch, request, extra, error, true)),
       );
     };
     wrappedHandlers.add(watched);
@@ -91,34 +97,69 @@ function settleRejected(
   if (failure === undefined) return answer;
   // what the request says of itself, read as the tool's hook reads it: 2.x hands a `ctx` with `mcpReq`
   const facts = 'mcpReq' in extra ? requestOfExecutor([input, extra]) : requestOfHandler([input, extra]);
-  const { parent, links } = extractTraceContext(facts.meta);
-  const session = watch.facts();
   let reported: string | undefined;
   try {
-    reported = context.with(parent, () =>
-      observeRejectedCall(watch.listener, {
-        toolName,
-        toolCallId: undefined,
-        input,
-        error: failure,
-        rejection: rejectionOf(watch.registry, toolName),
-        framework: FRAMEWORK_MCP,
-        attributes: mcpAttributes({
-          sessionId: facts.sessionId,
-          protocolVersion: facts.protocolVersion ?? session.protocolVersion,
-          transport: session.transport,
-          overHttp: facts.overHttp,
-          peer: httpPeerOf(context.active()),
-        }),
-        remote: rejectedServerCall(facts.requestId, links),
-      }),
-    );
+    reported = observeRefusal(watch, toolName, input, failure, rejectionOf(watch.registry, toolName), facts);
   } catch (listenerError) {
     // a listener's own failure (the decorator does not guard listeners) replaces the answer, as for a tool
     return Promise.reject(listenerError);
   }
   if (reported !== undefined) return reportedResult(reported);
   return thrown ? Promise.reject(answer) : answer;
+}
+
+/**
+ * A `tools/call` to a server with no `tools/call` handler (McpServer registers it with its first
+ * tool): the SDK answers `-32601` itself (unhandled-requests.ts), and it is recorded as a call of a
+ * tool the server does not have. The answer is the SDK's: a listener's report cannot replace it.
+ */
+export function observeUnhandledToolCall(watch: RejectionWatch, request: unknown): void {
+  const { toolName, input } = toolCallOf(request);
+  const facts = requestFactsOf(request);
+  observeRefusal(watch, toolName, input, methodNotFound(), 'unknown_tool', {
+    ...facts,
+    sessionId: sessionIdOf(watch.facts().transport),
+  });
+}
+
+/** What a refused request says of itself. */
+interface RefusedRequest {
+  readonly requestId: unknown;
+  readonly meta: unknown;
+  readonly sessionId: unknown;
+  readonly protocolVersion?: unknown;
+  readonly overHttp?: boolean;
+}
+
+/** The refusal, observed in the client's trace; the listener's report text, if it reports. */
+function observeRefusal(
+  watch: RejectionWatch,
+  toolName: string,
+  input: unknown,
+  failure: unknown,
+  rejection: ToolCallRejection,
+  facts: RefusedRequest,
+): string | undefined {
+  const { parent, links } = extractTraceContext(facts.meta);
+  const session = watch.facts();
+  return context.with(parent, () =>
+    observeRejectedCall(watch.listener, {
+      toolName,
+      toolCallId: undefined,
+      input,
+      error: failure,
+      rejection,
+      framework: FRAMEWORK_MCP,
+      attributes: mcpAttributes({
+        sessionId: facts.sessionId,
+        protocolVersion: facts.protocolVersion ?? session.protocolVersion,
+        transport: session.transport,
+        overHttp: facts.overHttp,
+        peer: httpPeerOf(context.active()),
+      }),
+      remote: rejectedServerCall(facts.requestId, links),
+    }),
+  );
 }
 
 function toolCallOf(request: unknown): { toolName: string; input: unknown } {

@@ -6,7 +6,8 @@ import type { McpSessionFacts } from './attributes.js';
 import { httpPeerOf } from './http-peer.js';
 import { observeOperation } from './operation-span.js';
 import { extractTraceContext } from './propagation.js';
-import { requestOfExecutor, requestOfHandler } from './server-request.js';
+import { requestFactsOf, requestOfExecutor, requestOfHandler, sessionIdOf } from './server-request.js';
+import { boundedMethod, methodNotFound } from './unhandled-requests.js';
 
 /*
  * The SERVER spans of every request and notification the low-level Server handles but `tools/call`
@@ -27,7 +28,7 @@ export interface OperationsWatch {
   readonly lowLevel: unknown;
   readonly telemetry: OperationTelemetry;
   /** Session facts a request does not carry (transport, negotiated version). */
-  readonly facts: () => Pick<McpSessionFacts, 'transport' | 'protocolVersion'>;
+  readonly facts: () => Pick<McpSessionFacts, 'transport' | 'protocolVersion' | 'sessionId'>;
 }
 
 /** Wraps the request and notification handlers of the low-level Server, now and as they are set. */
@@ -106,6 +107,43 @@ function observedNotificationHandler(watch: OperationsWatch, handler: Handler): 
   };
   wrapped.add(observed);
   return observed;
+}
+
+/**
+ * A request the SDK answers `-32601` without a handler (unhandled-requests.ts): a SERVER span that
+ * starts and ends at once with that error (`error.type` and `rpc.response.status_code` `-32601`), in
+ * the sender's trace, and its `mcp.{side}.operation.duration` sample. The method is the peer's
+ * choice, so it is kept only when MCP defines it (`boundedMethod`).
+ */
+export function recordUnhandledRequest(watch: OperationsWatch, method: string, request: unknown): void {
+  const { requestId, meta } = requestFactsOf(request);
+  const { parent, links } = extractTraceContext(meta);
+  const session = watch.facts();
+  const known = boundedMethod(method);
+  try {
+    observeOperation(
+      watch.telemetry,
+      {
+        side: 'server',
+        method: known,
+        params: known === method ? paramsOf(request) : undefined,
+        requestId,
+        session: {
+          sessionId: session.sessionId ?? sessionIdOf(session.transport),
+          protocolVersion: session.protocolVersion,
+          transport: session.transport,
+          peer: httpPeerOf(context.active()),
+        },
+        parent,
+        links,
+      },
+      () => {
+        throw methodNotFound(); // recorded as the operation's failure; the SDK sends the answer
+      },
+    );
+  } catch {
+    // the error thrown above, once recorded
+  }
 }
 
 function methodOf(message: unknown): string | undefined {

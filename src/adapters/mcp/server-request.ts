@@ -88,3 +88,25 @@ function safely(input: unknown, read: () => Omit<HandlerRequest, 'input'>): Hand
     };
   }
 }
+
+/**
+ * What a JSON-RPC request (or notification) says of itself when no handler's `extra`/`ctx` is there
+ * to read (a request the SDK answers itself): its id and its `params._meta`.
+ */
+export function requestFactsOf(message: unknown): { requestId: unknown; meta: unknown } {
+  try {
+    const { id, params } = message as { id?: unknown; params?: { _meta?: unknown } };
+    return { requestId: id, meta: params !== null && typeof params === 'object' ? params._meta : undefined };
+  } catch {
+    return { requestId: undefined, meta: undefined };
+  }
+}
+
+/** A transport's `sessionId` (Streamable HTTP with sessions), if it has one. */
+export function sessionIdOf(transport: unknown): unknown {
+  try {
+    return (transport as { sessionId?: unknown } | null | undefined)?.sessionId;
+  } catch {
+    return undefined;
+  }
+}

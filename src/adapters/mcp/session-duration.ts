@@ -1,4 +1,6 @@
+import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import { logger } from '../../internal/logger.js';
+import { errorTypeOf } from '../../otel/error-type.js';
 import type { OperationTelemetry } from '../../otel/operation-telemetry.js';
 import { type McpSide, recordMcpSessionDuration } from '../../otel/remote-call-metrics.js';
 import { addSessionAttributes, type McpSessionFacts } from './attributes.js';
@@ -10,12 +12,49 @@ import { addSessionAttributes, type McpSessionFacts } from './attributes.js';
  * `_onclose?.(); this._onclose()`), so the one set here, just before `connect()`, runs first when the
  * transport closes, while the client or server still knows its transport and negotiated version.
  * One sample per transport, whatever calls `onclose` after.
+ *
+ * A session that ends in error has `error.type` (the conventions: if and only if it ends with an
+ * error). Ended by this side (the client's or server's own `close()`, told by `noteClosing`), it
+ * never has. Ended otherwise (the peer gone, the transport failed): `CONNECTION_CLOSED` when requests
+ * were still in flight (sent and unanswered, or received and not answered yet: the SDK then fails them
+ * with its connection-closed error, the `error.type` of their own spans), else the type of the last
+ * error the transport reported (its `onerror`, chained by `connect()` as `onclose` is), else none:
+ * the peer closed a session with nothing pending, an ordinary end.
  */
 
 // read once: on Node 20, `performance` is a lazy getter of the global object, dear on a hot path
 const clock = globalThis.performance;
 
 const watchedTransports = new WeakSet<object>();
+/** The clients and servers whose own `close()` was called since their session started. */
+const closing = new WeakSet<object>();
+
+/** The `error.type` of a session whose connection closed with requests in flight (2.x `SdkErrorCode`'s name). */
+const CONNECTION_CLOSED = 'CONNECTION_CLOSED';
+
+/** `protocol` (a client or a low-level server) is closing its session itself: an ordinary end. */
+export function noteClosing(protocol: unknown): void {
+  if (protocol !== null && typeof protocol === 'object') closing.add(protocol);
+}
+
+/** `protocol.close()` (replaced on the instance) notes that this side ends its session itself. */
+export function watchOwnClose(protocol: unknown): void {
+  if (protocol === null || typeof protocol !== 'object') return;
+  try {
+    const close = (protocol as { close?: unknown }).close;
+    if (typeof close !== 'function') return;
+    Object.defineProperty(protocol, 'close', {
+      configurable: true,
+      writable: true,
+      value: function closeNoted(this: unknown, ...args: unknown[]) {
+        noteClosing(protocol);
+        return close.apply(this, args);
+      },
+    });
+  } catch {
+    // a close that cannot be replaced: its session's end is judged by what is in flight
+  }
+}
 
 /** Starts the session of `transport`, about to be connected: its duration is recorded when it closes. */
 export function startSession(
@@ -23,17 +62,29 @@ export function startSession(
   side: McpSide,
   transport: unknown,
   factsAtClose: () => McpSessionFacts,
+  protocol?: unknown,
 ): void {
   if (transport === null || typeof transport !== 'object' || watchedTransports.has(transport)) return;
+  if (telemetry.recording?.() === false) return;
   try {
-    const target = transport as { onclose?: unknown };
+    if (protocol !== null && typeof protocol === 'object') closing.delete(protocol);
+    const target = transport as { onclose?: unknown; onerror?: unknown };
     const before = target.onclose;
+    const onerrorBefore = target.onerror;
+    let transportError: unknown;
+    let failed = false;
+    target.onerror = function onerrorNoted(this: unknown, error: unknown, ...args: unknown[]) {
+      failed = true;
+      transportError = error;
+      return typeof onerrorBefore === 'function' ? onerrorBefore.call(this, error, ...args) : undefined;
+    };
     const startTime = clock.now();
     let ended = false;
     target.onclose = function oncloseTimed(this: unknown, ...args: unknown[]) {
       if (!ended) {
         ended = true;
-        recordSession(telemetry, side, (clock.now() - startTime) / 1000, factsAtClose, transport);
+        const errorType = endedInError(protocol, failed, transportError);
+        recordSession(telemetry, side, (clock.now() - startTime) / 1000, factsAtClose, transport, errorType);
       }
       return typeof before === 'function' ? before.apply(this, args) : undefined;
     };
@@ -43,18 +94,38 @@ export function startSession(
   }
 }
 
+/** The session's `error.type` when it closes now, or `undefined` for an ordinary end (see above). */
+function endedInError(protocol: unknown, failed: boolean, transportError: unknown): string | undefined {
+  if (protocol === null || typeof protocol !== 'object' || closing.has(protocol)) return undefined;
+  try {
+    const { _responseHandlers: sent, _requestHandlerAbortControllers: received } = protocol as {
+      _responseHandlers?: unknown;
+      _requestHandlerAbortControllers?: unknown;
+    };
+    if ((sent instanceof Map && sent.size > 0) || (received instanceof Map && received.size > 0)) {
+      return CONNECTION_CLOSED;
+    }
+  } catch {
+    // a protocol whose fields cannot be read: what the transport said
+  }
+  return failed ? errorTypeOf(transportError) : undefined;
+}
+
 function recordSession(
   telemetry: OperationTelemetry,
   side: McpSide,
   seconds: number,
   factsAtClose: () => McpSessionFacts,
   transport: object,
+  errorType: string | undefined,
 ): void {
   try {
+    if (telemetry.recording?.() === false) return;
     const meter = telemetry.meter();
     if (meter === undefined) return;
     const attributes: Record<string, string | number> = {};
     addSessionAttributes(attributes, { ...factsAtClose(), transport });
+    if (errorType !== undefined) attributes[ATTR_ERROR_TYPE] = errorType;
     recordMcpSessionDuration(meter, side, seconds, attributes);
   } catch (error) {
     logger.error('could not record the MCP session duration', error);
