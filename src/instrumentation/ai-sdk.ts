@@ -3,9 +3,9 @@ import { type ObservableOptions, repairReplacements } from '../adapters/ai-sdk/o
 import { wrapTools } from '../adapters/ai-sdk/wrap-tools.js';
 import { forwardingObject } from '../internal/forwarding-object.js';
 import { isObserved } from '../internal/observed-marker.js';
+import { declaredRange, noticeUnsupported, type SupportedVersions } from '../internal/version-range.js';
 import { guarded, type PatchContext } from './patch-context.js';
 import { patchableExports } from './patchable-exports.js';
-import { declaredRange, noticeUnsupported, type SupportedVersions } from './version-range.js';
 
 /** ai 6 and 7: `generateText`, `streamText`, and `ToolLoopAgent` (`Experimental_Agent` is the same class). */
 export const AI_SDK_VERSIONS: SupportedVersions = { from: '6.0.0', belowMajor: 8 };

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { isSupported, type SupportedVersions } from './version-range.js';
+import { isSupported, type SupportedVersions } from '../internal/version-range.js';
 
 /**
  * A CommonJS file a patch needs that InstrumentationBase cannot hook: require-in-the-middle finds

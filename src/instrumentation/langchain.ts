@@ -8,9 +8,9 @@ import { observedTool } from '../adapters/langchain/observed-tool.js';
 import { observingRejection } from '../adapters/langchain/rejected-input.js';
 import type { LoadToolMessage } from '../adapters/langchain/tool-message.js';
 import { isObserved } from '../internal/observed-marker.js';
+import { declaredRange, noticeUnsupported, type SupportedVersions } from '../internal/version-range.js';
 import type { ToolCallListener } from '../tool-call-listener.js';
 import { guarded, type PatchContext } from './patch-context.js';
-import { declaredRange, noticeUnsupported, type SupportedVersions } from './version-range.js';
 
 /** `@langchain/core` 1.x, as the LangChain adapter. */
 export const LANGCHAIN_VERSIONS: SupportedVersions = { from: '1.0.0', belowMajor: 2 };

@@ -6,9 +6,9 @@ import {
 // framework-free: the adapter's stand-in, which loads nothing of LlamaIndex
 import { isCallableTool, observedTool } from '../adapters/llamaindex/observed-tool.js';
 import { isObserved } from '../internal/observed-marker.js';
+import { declaredRange, noticeUnsupported, type SupportedVersions } from '../internal/version-range.js';
 import type { CommonJsSubpath } from './commonjs-subpaths.js';
 import { guarded, type PatchContext } from './patch-context.js';
-import { declaredRange, noticeUnsupported, type SupportedVersions } from './version-range.js';
 
 /** `@llamaindex/core` 0.x from 0.6, as the LlamaIndex adapter. */
 export const LLAMAINDEX_VERSIONS: SupportedVersions = { from: '0.6.0', belowMajor: 1 };

@@ -8,12 +8,12 @@ import { clientSessionFacts, instrumentClient, watchServerRequests } from '../ad
 import { instrumentServer } from '../adapters/mcp/instrument-server.js';
 import { noteClosing, startSession } from '../adapters/mcp/session-duration.js';
 import { isObserved } from '../internal/observed-marker.js';
+import { declaredRange, noticeUnsupported, type SupportedVersions } from '../internal/version-range.js';
 import { operationTelemetryOf } from '../otel/operation-telemetry.js';
 import type { ToolCallListener } from '../tool-call-listener.js';
 import type { CommonJsSubpath } from './commonjs-subpaths.js';
 import { guarded, type PatchContext } from './patch-context.js';
 import { switchableListener } from './switchable-listener.js';
-import { declaredRange, noticeUnsupported, type SupportedVersions } from './version-range.js';
 
 /** `@modelcontextprotocol/sdk` 1.x, from the version the MCP adapter supports. */
 export const MCP_SDK_VERSIONS: SupportedVersions = { from: '1.20.0', belowMajor: 2 };

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { declaredRange, isSupported, type SupportedVersions } from '../instrumentation/version-range.js';
+import { declaredRange, isSupported, type SupportedVersions } from './version-range.js';
 
 // Resolved from this file, as an import would be: the app's own copy of each peer.
 const requireHere = createRequire(import.meta.url);
