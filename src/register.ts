@@ -23,7 +23,7 @@ import { ToolCallsInstrumentation } from './instrumentation/tool-calls-instrumen
 import { LeanNodeSdk } from './internal/lean-node-sdk.js';
 import { loadOptionalPackage } from './internal/optional-package.js';
 import { startGivingWayToTheAppsSdk } from './register/app-sdk.js';
-import { registerEsmHooks } from './register/esm-hooks.js';
+import { registerNodeHooks, zeroCodeReach } from './register/esm-hooks.js';
 import { flushAtExit } from './register/exit-flush.js';
 import { shutdownTimeoutMs } from './register/shutdown-timeout.js';
 
@@ -32,10 +32,9 @@ import { shutdownTimeoutMs } from './register/shutdown-timeout.js';
 if (isMainThread && process.env.OTEL_SDK_DISABLED?.trim().toLowerCase() !== 'true') start();
 
 function start(): void {
-  // ESM: import-in-the-middle's loader hook, for the framework files the instrumentation patches
-  // only (every other module loads untouched); one line where the runtime has none. CommonJS needs
-  // no hook: require-in-the-middle.
-  if (registerEsmHooks(ESM_HOOKED_FILES, import.meta.url) === 'none') return;
+  // one line where the runtime observes less than all, and nothing started where it observes none
+  const reach = zeroCodeReach();
+  if (reach === 'none') return;
 
   // each part as sdk-node would load it: the copies it depends on, where it is installed
   const load = <Module>(name: string) =>
@@ -54,4 +53,9 @@ function start(): void {
     setMeterProvider: (provider) => instrumentation?.setMeterProvider(provider),
   });
   flushAtExit(() => sdk.shutdown(), timeoutMs);
+  // ESM: import-in-the-middle's loader hook, for the framework files the instrumentation patches
+  // only (every other module loads untouched). Installed once the SDK has loaded: Node's in-thread
+  // hooks (22+) see every require() too, and the SDK's few hundred files need none of them.
+  // CommonJS needs no hook: require-in-the-middle.
+  if (reach === 'all') registerNodeHooks(ESM_HOOKED_FILES, import.meta.url);
 }

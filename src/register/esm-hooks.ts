@@ -22,14 +22,27 @@ const PREFIX = 'otel-tool-calls/register:';
  *   26): its in-thread hooks. On Node 26 `module.register()` prints a DEP0205 warning on every run,
  *   a line the app would not print.
  * - other Node (20, older 22/24): `module.register()`, off-thread, as before.
- * - Bun: its loader runs no such hooks, so an ES module import of a framework cannot be patched;
- *   `require()` is (require-in-the-middle). One line says so (never silence).
- * - Deno: neither is observed, and an app under register did not end (the SDK's handles): one line
- *   says so and nothing is started (never a crash, never silence, never a hang).
+ * - Bun and Deno: see `zeroCodeReach`.
  *
  * Returns what zero-code observes here: `'all'`, `'require'` (CommonJS only) or `'none'`.
  */
-export function registerEsmHooks(include: readonly RegExp[], parentUrl: string): 'all' | 'require' | 'none' {
+export function registerEsmHooks(include: readonly RegExp[], parentUrl: string): ZeroCodeReach {
+  const reach = zeroCodeReach();
+  return reach === 'all' ? registerNodeHooks(include, parentUrl) : reach;
+}
+
+/** What zero-code observes: every framework, those loaded with `require()` only, or none. */
+export type ZeroCodeReach = 'all' | 'require' | 'none';
+
+/**
+ * What zero-code can observe on this runtime, before any hook is installed; one line says it where
+ * it is less than all (never silence):
+ * - Bun: its loader runs no such hooks, so an ES module import of a framework cannot be patched;
+ *   `require()` is (require-in-the-middle).
+ * - Deno: neither is observed, and an app under register did not end (the SDK's handles): nothing
+ *   is to be started (never a crash, never silence, never a hang).
+ */
+export function zeroCodeReach(): ZeroCodeReach {
   const runtime = otherRuntime();
   if (runtime === 'Bun') {
     console.warn(
@@ -43,6 +56,11 @@ export function registerEsmHooks(include: readonly RegExp[], parentUrl: string):
     );
     return 'none';
   }
+  return 'all';
+}
+
+/** Node's hooks, in-thread where import-in-the-middle can run them, off-thread otherwise (see registerEsmHooks). */
+export function registerNodeHooks(include: readonly RegExp[], parentUrl: string): 'all' | 'require' {
   const api = nodeModule as ModuleHooksApi;
   if (typeof api.registerHooks === 'function') {
     const syncHooks = loadSyncHooks(parentUrl);
