@@ -3,7 +3,7 @@
  * against the bare tool, against hand-written OpenTelemetry code (the floor) and against the peers
  * (OpenInference, Traceloop, Langfuse), with the bytes each allocates per call. See BENCHMARKS.md.
  *
- *   node --import tsx bench/run.ts [--quick] [--out <file.json>]
+ *   node --import tsx bench/run.ts [--quick] [--only startup] [--out <file.json>]
  *
  * Each world runs in a child process of its own (bench/suite.ts and bench/peers/suite.ts bundled by
  * esbuild; bench/memory.ts and bench/shared-times.ts under tsx; all with --expose-gc), once timed and,
@@ -13,7 +13,8 @@
  * bench/results/quick.tmp.json with --quick). The peers are installed in bench/peers/ (npm ci when
  * absent, see bench/lib/peers.ts); without them their rows are skipped and the report says why.
  * --quick runs every case a couple of times and 20,000 calls for the memory check: it proves the
- * suite works, its numbers mean nothing.
+ * suite works, its numbers mean nothing. --only startup runs the startup group alone, on every
+ * installed Node (its table and targets; bench/results/startup.tmp.json).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,14 +49,20 @@ import {
   type MemoryResult,
   type SharedTimesResult,
 } from './lib/report.js';
-import { measureStartup } from './lib/startup.js';
+import { measureStartup, startupRuntimes } from './lib/startup.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
-  options: { quick: { type: 'boolean', default: false }, out: { type: 'string' } },
+  options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, out: { type: 'string' } },
 });
 const quick = values.quick || process.env.BENCH_QUICK === '1';
-const out = values.out ?? join(root, 'bench', 'results', quick ? 'quick.tmp.json' : 'latest.json');
+if (values.only !== undefined && values.only !== 'startup') {
+  throw new Error(`--only takes one group: startup (not ${JSON.stringify(values.only)})`);
+}
+const startupOnly = values.only === 'startup';
+const out =
+  values.out ??
+  join(root, 'bench', 'results', startupOnly ? 'startup.tmp.json' : quick ? 'quick.tmp.json' : 'latest.json');
 const memoryCalls = quick ? 20_000 : 1_000_000;
 /**
  * Processes that measure each target's comparisons (the timed world's own, then that many less one
@@ -63,8 +70,11 @@ const memoryCalls = quick ? 20_000 : 1_000_000;
  * (bench/lib/band.ts, BENCHMARKS.md "Targets").
  */
 const targetProcesses = quick ? 2 : 5;
-/** Rounds of the startup group: each runs every case once, a whole process each (bench/lib/startup.ts). */
-const startupRounds = quick ? 1 : 12;
+/**
+ * The startup group (bench/lib/startup.ts): rounds that run every case once, a whole process each, on
+ * each installed Node; --quick skips the unmeasured first run of each case.
+ */
+const startupSettings = { rounds: quick ? 1 : 12, runtimes: startupRuntimes(root), warmUp: !quick };
 const scratch = mkdtempSync(join(tmpdir(), 'otel-tool-calls-bench-'));
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -168,7 +178,50 @@ async function compiledSuite(): Promise<string> {
 
 const started = Date.now();
 const loadBefore = loadavg();
+
+/** This machine and its load, before and now. */
+function machineState() {
+  return {
+    node: process.version,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: availableParallelism(),
+    platform: `${process.platform} ${process.arch}`,
+    loadAverageBefore: loadBefore.map((load) => Number(load.toFixed(2))),
+    loadAverageAfter: loadavg().map((load) => Number(load.toFixed(2))),
+  };
+}
+
+/** The startup group alone: its tables and targets, and its JSON. */
+async function startupAlone(): Promise<void> {
+  log('▶ startup');
+  const startup = await measureStartup(root, startupSettings, log);
+  const targets = evaluateStartupTargets(startup);
+  const machine = machineState();
+  const elapsedSeconds = Math.round((Date.now() - started) / 1000);
+  mkdirSync(dirname(out), { recursive: true });
+  const command = `node --import tsx bench/run.ts --only startup${quick ? ' --quick' : ''}`;
+  writeFileSync(
+    out,
+    `${JSON.stringify({ generatedAt: new Date().toISOString(), quick, command, elapsedSeconds, machine, startup, targets }, null, 2)}\n`,
+  );
+  console.log(`otel-tool-calls benchmark, the startup group alone${quick ? ' (QUICK MODE: not measurements)' : ''}`);
+  console.log(`load average ${machine.loadAverageBefore[0]} → ${machine.loadAverageAfter[0]}; ${elapsedSeconds} s\n`);
+  console.log(formatStartup(startup));
+  console.log(`\nTargets${quick ? ' (quick mode: not judged on these numbers)' : ''}:\n${formatTargets(targets)}`);
+  console.log(`\nJSON: ${out}`);
+}
+
 try {
+  if (startupOnly) {
+    await startupAlone();
+  } else {
+    await everything();
+  }
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+async function everything(): Promise<void> {
   const compiled = [await compiledSuite()];
   const paired: PairedResult[] = [];
   const measured = [
@@ -225,7 +278,7 @@ try {
   const mcpRoundTrip = JSON.parse(readFileSync(mcpFile, 'utf8')) as McpRoundTripResult;
 
   log('▶ startup');
-  const startup = await measureStartup(root, startupRounds, log);
+  const startup = await measureStartup(root, startupSettings, log);
 
   const rows = compare(measured);
   const targets = [
@@ -233,14 +286,7 @@ try {
     ...evaluateStartupTargets(startup),
     evaluateMcpTarget(mcpRoundTrip),
   ];
-  const machine = {
-    node: process.version,
-    cpu: cpus()[0]?.model ?? 'unknown',
-    cores: availableParallelism(),
-    platform: `${process.platform} ${process.arch}`,
-    loadAverageBefore: loadBefore.map((load) => Number(load.toFixed(2))),
-    loadAverageAfter: loadavg().map((load) => Number(load.toFixed(2))),
-  };
+  const machine = machineState();
   const report = {
     generatedAt: new Date().toISOString(),
     quick,
@@ -281,6 +327,4 @@ try {
   console.log(`\nTargets${quick ? ' (quick mode: not judged on these numbers)' : ''}:\n${formatTargets(targets)}`);
   console.log(`\n${formatPooledValues(targets)}`);
   console.log(`\nJSON: ${out}`);
-} finally {
-  rmSync(scratch, { recursive: true, force: true });
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -11,52 +11,75 @@ import { median } from './sampling.js';
  * peak RSS), in rounds that run every case once, each round in another order (a rotation), so
  * that a burst of someone else's work lands in one round and not on one case. Each case's row is
  * the median over rounds; a ratio to the bare app is taken per round (the two processes of a round
- * ran seconds apart), and the targets read those per-round ratios pooled (bench/lib/band.ts).
+ * ran seconds apart), and the targets read those per-round ratios pooled (bench/lib/band.ts). The
+ * group runs on this Node and on each Node of `runtimes/` that is installed (22, 24, 26): what a
+ * preload costs differs between them (Node 20 has only the off-thread module hooks).
  */
 export interface StartupCase {
   readonly id: string;
   readonly label: string;
   /** node's arguments, the bundled files named by their key in `StartupFiles`. */
   readonly args: (files: StartupFiles) => string[];
+  /** Whether the run exports the tool call's `execute_tool` span: checked on every run, so a case that stopped observing fails the group. */
+  readonly observes: boolean;
 }
 
 export interface StartupFiles {
   readonly bare: string;
   readonly setup: string;
   readonly floor: string;
+  readonly floorBundled: string;
   readonly register: string;
   readonly hooksThread: string;
   readonly esmHook: string;
 }
 
 export const STARTUP_CASES: readonly StartupCase[] = [
-  { id: 'bare', label: 'the app alone', args: (files) => [files.bare] },
+  { id: 'bare', label: 'the app alone', args: (files) => [files.bare], observes: false },
   {
     id: 'register',
     label: 'node --import otel-tool-calls/register',
     args: (files) => ['--import', files.register, files.bare],
+    observes: true,
   },
-  { id: 'setup', label: 'startToolCallTelemetry() + wrapTools in the app', args: (files) => [files.setup] },
+  {
+    id: 'setup',
+    label: 'startToolCallTelemetry() + wrapTools in the app',
+    args: (files) => [files.setup],
+    observes: true,
+  },
   {
     id: 'floor',
     label:
       'floor: a hand-picked preload (trace + metrics SDKs in their ES module builds, OTLP/protobuf, context, instrumentation, ESM hook as register)',
     args: (files) => ['--import', files.floor, files.bare],
+    observes: true,
+  },
+  {
+    id: 'floor-bundled',
+    label:
+      'the floor with its SDK packages bundled into its file: what a copy of the SDK inside the package would cost',
+    args: (files) => ['--import', files.floorBundled, files.bare],
+    observes: true,
   },
   {
     id: 'esm-hook',
     label: "register's ESM hook alone (import-in-the-middle, its include list; no SDK)",
     args: (files) => ['--import', files.esmHook, files.bare],
+    observes: false,
   },
   {
     id: 'hooks-thread',
     label: 'a no-op module.register() hook alone: the hooks thread register needs on Node 20',
     args: (files) => ['--import', files.hooksThread, files.bare],
+    observes: false,
   },
   {
     id: 'peer',
     label: 'peer: node --import @opentelemetry/auto-instrumentations-node/register',
     args: (files) => ['--import', '@opentelemetry/auto-instrumentations-node/register', files.bare],
+    // it has no instrumentation for AI SDK tool calls
+    observes: false,
   },
 ];
 
@@ -79,9 +102,42 @@ export interface StartupRow {
   readonly rssVsBare: number;
 }
 
+/** A Node the group runs on: this one, or one of `runtimes/`. */
+export interface StartupRuntime {
+  /** `node20`, `node24`, ...: the targets' ids end with it. */
+  readonly id: string;
+  readonly version: string;
+  readonly executable: string;
+}
+
+export interface StartupRuntimeResult {
+  readonly runtime: StartupRuntime;
+  readonly rows: StartupRow[];
+}
+
 export interface StartupResult {
   readonly rounds: number;
-  readonly rows: StartupRow[];
+  /** This Node first, then the others in version order. */
+  readonly runtimes: StartupRuntimeResult[];
+}
+
+/** This Node, and each Node of `runtimes/` (`npm ci --prefix runtimes`) that is installed and is another major. */
+export function startupRuntimes(root: string): StartupRuntime[] {
+  const major = (version: string) => version.replace(/^v/, '').split('.')[0] as string;
+  const own: StartupRuntime = {
+    id: `node${major(process.version)}`,
+    version: process.version.replace(/^v/, ''),
+    executable: process.execPath,
+  };
+  const others = ['22', '24', '26']
+    .filter((candidate) => candidate !== major(process.version))
+    .map((candidate) => join(root, 'runtimes', 'node_modules', `node${candidate}`))
+    .filter((folder) => existsSync(join(folder, 'bin', 'node')))
+    .map((folder): StartupRuntime => {
+      const { version } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { version: string };
+      return { id: `node${major(version)}`, version, executable: join(folder, 'bin', 'node') };
+    });
+  return [own, ...others];
 }
 
 export const TIME = '/usr/bin/time';
@@ -115,16 +171,55 @@ export async function bundleStartup(root: string): Promise<StartupFiles> {
     tsconfig: join(root, 'tsconfig.json'),
     logLevel: 'warning',
   });
+  // the SDK's packages inside the file, as a package that shipped its own copy would have them;
+  // import-in-the-middle (its loader hook and the registry the instrumentation talks to) and the API
+  // (one per process, shared with the app) stay the installed ones, and so does the app's framework
+  await build({
+    entryPoints: { floorBundled: join(root, 'bench', 'startup', 'floor.ts') },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    external: ['@opentelemetry/api', 'import-in-the-middle', 'require-in-the-middle', 'ai', 'zod'],
+    // the packages' ES module builds, as an app importing them gets
+    mainFields: ['module', 'main'],
+    // for the CommonJS dependencies the bundle inlines (they require() Node's modules)
+    banner: {
+      js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);",
+    },
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    tsconfig: join(root, 'tsconfig.json'),
+    logLevel: 'warning',
+  });
   return Object.fromEntries(
-    Object.keys(entries).map((key) => [key, join(outdir, `${key}.mjs`)]),
+    [...Object.keys(entries), 'floorBundled'].map((key) => [key, join(outdir, `${key}.mjs`)]),
   ) as unknown as StartupFiles;
 }
 
-/** An OTLP/HTTP receiver on 127.0.0.1 that takes everything (an empty success response, as a collector's). */
-async function startSink(): Promise<{ url: string; close: () => Promise<void> }> {
+/** What the sink has received since it was last asked. */
+interface Sink {
+  readonly url: string;
+  /** The number of requests since the last call whose body names an `execute_tool` span; resets it. */
+  takeToolSpanRequests(): number;
+  close(): Promise<void>;
+}
+
+/** The span name the tool call exports, as bytes of either OTLP encoding (protobuf keeps strings as UTF-8). */
+const TOOL_SPAN = Buffer.from('execute_tool getWeather');
+
+/**
+ * An OTLP/HTTP receiver on 127.0.0.1 that takes everything (an empty success response, as a
+ * collector's) and counts the requests that carry the tool call's span. The runs are one at a
+ * time, and each flushes before it exits, so what arrives during a run is that run's.
+ */
+async function startSink(): Promise<Sink> {
+  let toolSpanRequests = 0;
   const server = createServer((request, response) => {
-    request.resume();
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
+      if (Buffer.concat(chunks).includes(TOOL_SPAN)) toolSpanRequests++;
       const json = request.headers['content-type']?.includes('json');
       response.writeHead(200, { 'content-type': json ? 'application/json' : 'application/x-protobuf' });
       response.end(json ? '{}' : '');
@@ -134,14 +229,19 @@ async function startSink(): Promise<{ url: string; close: () => Promise<void> }>
   const { port } = server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${port}`,
+    takeToolSpanRequests: () => {
+      const taken = toolSpanRequests;
+      toolSpanRequests = 0;
+      return taken;
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
 
 /** One run of one case: `/usr/bin/time -f '%U %S %M' node …`; the app must print its answer. */
-function runOnce(root: string, args: string[], env: NodeJS.ProcessEnv): Promise<StartupRun> {
+function runOnce(root: string, node: string, args: string[], env: NodeJS.ProcessEnv): Promise<StartupRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TIME, ['-f', 'TIME %U %S %M', process.execPath, ...args], { cwd: root, env });
+    const child = spawn(TIME, ['-f', 'TIME %U %S %M', node, ...args], { cwd: root, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {
@@ -157,7 +257,7 @@ function runOnce(root: string, args: string[], env: NodeJS.ProcessEnv): Promise<
         .reverse()
         .find((candidate) => candidate.startsWith('TIME '));
       if (code !== 0 || line === undefined || !stdout.includes('celsius')) {
-        reject(new Error(`startup run ${args.join(' ')} failed (${code}): ${stdout}${stderr}`));
+        reject(new Error(`startup run ${node} ${args.join(' ')} failed (${code}): ${stdout}${stderr}`));
         return;
       }
       const [user, system, rssKb] = line.slice(5).split(' ').map(Number) as [number, number, number];
@@ -166,9 +266,13 @@ function runOnce(root: string, args: string[], env: NodeJS.ProcessEnv): Promise<
   });
 }
 
+/**
+ * The group on each runtime in turn, `rounds` rounds each; `warmUp`: one unmeasured run of each case
+ * first (the file system's cache, as after an install).
+ */
 export async function measureStartup(
   root: string,
-  rounds: number,
+  options: { readonly rounds: number; readonly runtimes: readonly StartupRuntime[]; readonly warmUp: boolean },
   log: (message: string) => void,
 ): Promise<StartupResult> {
   if (!existsSync(TIME)) {
@@ -182,35 +286,53 @@ export async function measureStartup(
     // what a new user sets: a service name and where the collector is; the rest as the defaults are
     Object.assign(env, { OTEL_SERVICE_NAME: 'startup-bench', OTEL_EXPORTER_OTLP_ENDPOINT: sink.url });
     delete env.NODE_OPTIONS;
-    const runs = new Map<string, StartupRun[]>(STARTUP_CASES.map((c) => [c.id, []]));
-    // one unmeasured run of each first: the file system's cache, as after an install
-    for (const c of STARTUP_CASES) await runOnce(root, c.args(files), env);
-    for (let round = 0; round < rounds; round++) {
-      log(`  startup round ${round + 1}/${rounds}`);
-      for (let i = 0; i < STARTUP_CASES.length; i++) {
-        const c = STARTUP_CASES[(round + i) % STARTUP_CASES.length] as StartupCase;
-        runs.get(c.id)?.push(await runOnce(root, c.args(files), env));
-      }
-    }
-    const bare = runs.get('bare') as StartupRun[];
-    const rows = STARTUP_CASES.map((c): StartupRow => {
-      const own = runs.get(c.id) as StartupRun[];
-      const cpuRatios = own.map((run, round) => run.cpuMs / (bare[round] as StartupRun).cpuMs);
-      const rssRatios = own.map((run, round) => run.peakRssMb / (bare[round] as StartupRun).peakRssMb);
-      return {
-        id: c.id,
-        label: c.label,
-        runs: own,
-        cpuMs: median(own.map((run) => run.cpuMs)),
-        peakRssMb: median(own.map((run) => run.peakRssMb)),
-        cpuRatios,
-        rssRatios,
-        cpuVsBare: median(cpuRatios),
-        rssVsBare: median(rssRatios),
+    const results: StartupRuntimeResult[] = [];
+    for (const runtime of options.runtimes) {
+      const run = async (c: StartupCase) => {
+        sink.takeToolSpanRequests();
+        const measured = await runOnce(root, runtime.executable, c.args(files), env);
+        const exported = sink.takeToolSpanRequests() > 0;
+        if (exported !== c.observes) {
+          throw new Error(
+            `startup case ${c.id} on Node ${runtime.version} ${exported ? 'exported' : 'did not export'} the tool call's span`,
+          );
+        }
+        return measured;
       };
-    });
-    return { rounds, rows };
+      const runs = new Map<string, StartupRun[]>(STARTUP_CASES.map((c) => [c.id, []]));
+      if (options.warmUp) for (const c of STARTUP_CASES) await run(c);
+      for (let round = 0; round < options.rounds; round++) {
+        log(`  startup, Node ${runtime.version}: round ${round + 1}/${options.rounds}`);
+        for (let i = 0; i < STARTUP_CASES.length; i++) {
+          const c = STARTUP_CASES[(round + i) % STARTUP_CASES.length] as StartupCase;
+          runs.get(c.id)?.push(await run(c));
+        }
+      }
+      results.push({ runtime, rows: rowsOf(runs) });
+    }
+    return { rounds: options.rounds, runtimes: results };
   } finally {
     await sink.close();
   }
+}
+
+/** Each case's row: medians over the rounds, and its per-round ratios to the bare app's run of the round. */
+function rowsOf(runs: ReadonlyMap<string, StartupRun[]>): StartupRow[] {
+  const bare = runs.get('bare') as StartupRun[];
+  return STARTUP_CASES.map((c): StartupRow => {
+    const own = runs.get(c.id) as StartupRun[];
+    const cpuRatios = own.map((run, round) => run.cpuMs / (bare[round] as StartupRun).cpuMs);
+    const rssRatios = own.map((run, round) => run.peakRssMb / (bare[round] as StartupRun).peakRssMb);
+    return {
+      id: c.id,
+      label: c.label,
+      runs: own,
+      cpuMs: median(own.map((run) => run.cpuMs)),
+      peakRssMb: median(own.map((run) => run.peakRssMb)),
+      cpuRatios,
+      rssRatios,
+      cpuVsBare: median(cpuRatios),
+      rssVsBare: median(rssRatios),
+    };
+  });
 }

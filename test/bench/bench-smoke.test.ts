@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -153,8 +153,13 @@ describe('npm run bench -- --quick', () => {
       'capture-10mb-vs-cap',
       'memory-heap-growth',
       'memory-no-caller-error',
-      'startup-register-cpu',
-      'startup-register-rss',
+      // four per runtime the startup group ran on: this Node first
+      ...(report.startup.runtimes as { runtime: { id: string } }[]).flatMap(({ runtime }) => [
+        `startup-register-cpu-${runtime.id}`,
+        `startup-register-rss-${runtime.id}`,
+        `startup-register-vs-floor-cpu-${runtime.id}`,
+        `startup-register-vs-floor-rss-${runtime.id}`,
+      ]),
       'mcp-stdio-round-trip',
     ]);
     for (const target of report.targets as { description: string; met: boolean; value: number; verdict: string }[]) {
@@ -289,28 +294,50 @@ describe('npm run bench -- --quick', () => {
     }
   });
 
-  it('starts every case of the startup group as a whole process, timed and weighed, against the bare app', () => {
+  it('starts every case of the startup group as a whole process, timed and weighed, against the bare app, on this Node and each installed one', () => {
     const { startup, targets } = JSON.parse(readFileSync(jsonFile, 'utf8'));
-    expect(startup.rows.map((row: { id: string }) => row.id)).toEqual([
-      'bare',
-      'register',
-      'setup',
-      'floor',
-      'esm-hook',
-      'hooks-thread',
-      'peer',
+    const installed = ['22', '24', '26'].filter((major) =>
+      existsSync(join(root, 'runtimes', 'node_modules', `node${major}`, 'bin', 'node')),
+    );
+    expect(startup.runtimes.map((result: { runtime: { id: string } }) => result.runtime.id)).toEqual([
+      `node${process.versions.node.split('.')[0]}`,
+      ...installed.map((major) => `node${major}`),
     ]);
-    for (const row of startup.rows) {
-      expect(row.runs).toHaveLength(startup.rounds);
-      expect(row.cpuMs, row.id).toBeGreaterThan(0);
-      expect(row.peakRssMb, row.id).toBeGreaterThan(0);
-      expect(row.cpuRatios).toHaveLength(startup.rounds);
+    for (const { runtime, rows } of startup.runtimes) {
+      expect(rows.map((row: { id: string }) => row.id)).toEqual([
+        'bare',
+        'register',
+        'setup',
+        'floor',
+        'floor-bundled',
+        'esm-hook',
+        'hooks-thread',
+        'peer',
+      ]);
+      for (const row of rows) {
+        expect(row.runs, `${runtime.id} ${row.id}`).toHaveLength(startup.rounds);
+        expect(row.cpuMs, `${runtime.id} ${row.id}`).toBeGreaterThan(0);
+        expect(row.peakRssMb, `${runtime.id} ${row.id}`).toBeGreaterThan(0);
+        expect(row.cpuRatios).toHaveLength(startup.rounds);
+      }
+      expect(rows[0].cpuVsBare).toBe(1);
+      // each startup target reads the register row's per-round ratios, pooled
+      for (const kind of ['cpu', 'rss', 'vs-floor-cpu', 'vs-floor-rss']) {
+        const target = targets.find(
+          (candidate: { id: string }) => candidate.id === `startup-register-${kind}-${runtime.id}`,
+        );
+        expect(target.band.samples, `${runtime.id} ${kind}`).toBe(startup.rounds);
+      }
+      const register = rows[1];
+      const floor = rows[3];
+      const vsFloor = targets.find(
+        (candidate: { id: string }) => candidate.id === `startup-register-vs-floor-cpu-${runtime.id}`,
+      );
+      expect(vsFloor.pooled).toEqual(
+        register.runs.map((run: { cpuMs: number }, round: number) => run.cpuMs / floor.runs[round].cpuMs),
+      );
     }
-    expect(startup.rows[0].cpuVsBare).toBe(1);
-    // each startup target reads the register row's per-round ratios, pooled
-    const cpu = targets.find((target: { id: string }) => target.id === 'startup-register-cpu');
-    expect(cpu.band.samples).toBe(startup.rounds);
-    expect(stdout).toContain('Startup (whole process, /usr/bin/time');
+    expect(stdout).toContain(`Startup on Node ${process.versions.node} (whole process, /usr/bin/time`);
   });
 
   it('weighs a call in flight against the floor, and times the MCP round trip over stdio against the bare one', () => {
