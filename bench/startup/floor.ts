@@ -5,7 +5,8 @@
  * ESM hook, installed as register installs it on this runtime: in-thread where Node can, the hooks
  * thread of `module.register()` otherwise), and a flush at exit. No environment handling, no
  * resource detection, no logs. Imported, as an app would, the SDK packages load their ES module
- * builds (each through the loader hook where there is one); register requires their CommonJS builds.
+ * builds (register requires their CommonJS builds), all before the loader hook is installed (static
+ * imports load before the module's body runs), as register's load before it installs its own.
  */
 import { context, metrics, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
