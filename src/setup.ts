@@ -8,9 +8,9 @@ import type * as SdkMetrics from '@opentelemetry/sdk-metrics';
 // sdk-trace, not sdk-trace-base: the latter is gone from SDK 3.x (sdk-trace exists from 2.9 on)
 import type * as SdkTrace from '@opentelemetry/sdk-trace';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
-import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { LeanNodeSdk } from './internal/lean-node-sdk.js';
 import { loadOptionalPackage } from './internal/optional-package.js';
+import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from './otel/stable-semconv.js';
 
 /** The Prometheus exporter's own default port. */
 const DEFAULT_PROMETHEUS_PORT = 9464;

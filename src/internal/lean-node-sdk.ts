@@ -7,7 +7,7 @@ import type * as SdkMetrics from '@opentelemetry/sdk-metrics';
 import type { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import type * as SdkTrace from '@opentelemetry/sdk-trace';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace';
-import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { ATTR_SERVICE_NAME } from '../otel/stable-semconv.js';
 import { LazyLoggerProvider, logsExportersFromEnv } from './lazy-logger-provider.js';
 import {
   defaultPropagator,

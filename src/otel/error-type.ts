@@ -1,5 +1,5 @@
-import { ERROR_TYPE_VALUE_OTHER } from '@opentelemetry/semantic-conventions';
 import { boundedAttribute, sliceWellFormed, truncate } from './bounded-text.js';
+import { ERROR_TYPE_VALUE_OTHER } from './stable-semconv.js';
 
 /**
  * The `error.type` of a thrown value: its `code` (as a string), else its `name` (its class's name

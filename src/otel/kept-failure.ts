@@ -7,7 +7,7 @@ import {
   SpanStatusCode,
   type TimeInput,
 } from '@opentelemetry/api';
-import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
+import { ATTR_ERROR_TYPE } from './stable-semconv.js';
 
 /**
  * Makes the span of another instrumentation that a failed call joined keep the failure recorded on

@@ -1,5 +1,4 @@
 import type { Attributes } from '@opentelemetry/api';
-import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import {
   ATTR_GEN_AI_AGENT_NAME,
   ATTR_GEN_AI_TOOL_NAME,
@@ -8,6 +7,7 @@ import {
   ATTR_TOOL_CALL_ERROR_SOURCE,
   TOOL_CALL_ERROR_SOURCE_VALUE_MODEL,
 } from './semconv.js';
+import { ATTR_ERROR_TYPE } from './stable-semconv.js';
 
 /** More distinct sets than this (a tool name per call?) are built per call, not kept. */
 const MAX_KEPT = 1024;

@@ -18,7 +18,6 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import { FRAMEWORK_CLAUDE_AGENT_SDK } from '../adapters/frameworks.js';
 import { failureOutcomeOf } from '../internal/call-outcome.js';
 import { IDLE_CALL, type IdleCall } from '../internal/idle-listener.js';
@@ -68,6 +67,7 @@ import {
 } from './semconv.js';
 import { failureAttributes, failureShape, spanShape } from './span-shape.js';
 import { addMillis, wallClockNow } from './span-time.js';
+import { ATTR_ERROR_TYPE } from './stable-semconv.js';
 import { handleStrayPromise } from './stray-promise.js';
 import type { OpenTelemetryToolCallListenerOptions, ToolCallSpanHook } from './types.js';
 

@@ -1,12 +1,4 @@
 import type { Attributes, Histogram, Meter } from '@opentelemetry/api';
-import {
-  ATTR_ERROR_TYPE,
-  ATTR_NETWORK_PROTOCOL_NAME,
-  ATTR_NETWORK_PROTOCOL_VERSION,
-  ATTR_NETWORK_TRANSPORT,
-  ATTR_SERVER_ADDRESS,
-  ATTR_SERVER_PORT,
-} from '@opentelemetry/semantic-conventions';
 import type { ToolCallInfo } from '../tool-call-listener.js';
 import {
   ATTR_GEN_AI_OPERATION_NAME,
@@ -21,6 +13,14 @@ import {
   METRIC_MCP_SERVER_OPERATION_DURATION,
   METRIC_MCP_SERVER_SESSION_DURATION,
 } from './semconv.js';
+import {
+  ATTR_ERROR_TYPE,
+  ATTR_NETWORK_PROTOCOL_NAME,
+  ATTR_NETWORK_PROTOCOL_VERSION,
+  ATTR_NETWORK_TRANSPORT,
+  ATTR_SERVER_ADDRESS,
+  ATTR_SERVER_PORT,
+} from './stable-semconv.js';
 
 /*
  * The protocol's own duration metric of a call that crosses a process boundary (MCP:

@@ -3,7 +3,8 @@
  *
  * Names from the OpenTelemetry GenAI and MCP semantic conventions (still experimental, so copied
  * here rather than imported from the incubating entry point, as the semantic-conventions package
- * recommends), and this package's own names. Stable names (`error.type`) are imported where used.
+ * recommends), and this package's own names. The stable names it writes (`error.type`, ...) are in
+ * `stable-semconv.ts`.
  * A subpath of their own: an experimental name may change with the conventions without a breaking
  * change of the root entry point.
  *

@@ -1,4 +1,12 @@
 import {
+  ATTR_GEN_AI_TOOL_TYPE,
+  ATTR_MCP_METHOD_NAME,
+  ATTR_MCP_PROTOCOL_VERSION,
+  ATTR_MCP_SESSION_ID,
+  GEN_AI_TOOL_TYPE_VALUE_EXTENSION,
+  MCP_METHOD_NAME_VALUE_TOOLS_CALL,
+} from '../../otel/semconv.js';
+import {
   ATTR_CLIENT_ADDRESS,
   ATTR_CLIENT_PORT,
   ATTR_NETWORK_PROTOCOL_NAME,
@@ -8,15 +16,7 @@ import {
   ATTR_SERVER_PORT,
   NETWORK_TRANSPORT_VALUE_PIPE,
   NETWORK_TRANSPORT_VALUE_TCP,
-} from '@opentelemetry/semantic-conventions';
-import {
-  ATTR_GEN_AI_TOOL_TYPE,
-  ATTR_MCP_METHOD_NAME,
-  ATTR_MCP_PROTOCOL_VERSION,
-  ATTR_MCP_SESSION_ID,
-  GEN_AI_TOOL_TYPE_VALUE_EXTENSION,
-  MCP_METHOD_NAME_VALUE_TOOLS_CALL,
-} from '../../otel/semconv.js';
+} from '../../otel/stable-semconv.js';
 import type { HttpPeer } from './http-peer.js';
 
 /** What one side knows of the session a call belongs to; every field optional. */

@@ -7,7 +7,6 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
-import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import { logger } from '../../internal/logger.js';
 import { boundedAttribute } from '../../otel/bounded-text.js';
 import { errorMessageOf, errorTypeOf } from '../../otel/error-type.js';
@@ -21,6 +20,7 @@ import {
   ATTR_MCP_RESOURCE_URI,
   ATTR_RPC_RESPONSE_STATUS_CODE,
 } from '../../otel/semconv.js';
+import { ATTR_ERROR_TYPE } from '../../otel/stable-semconv.js';
 import { addSessionAttributes, isProtocolVersion, type McpSessionFacts } from './attributes.js';
 import { jsonRpcError } from './remote-call.js';
 

@@ -1,8 +1,8 @@
-import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import { logger } from '../../internal/logger.js';
 import { errorTypeOf } from '../../otel/error-type.js';
 import type { OperationTelemetry } from '../../otel/operation-telemetry.js';
 import { type McpSide, recordMcpSessionDuration } from '../../otel/remote-call-metrics.js';
+import { ATTR_ERROR_TYPE } from '../../otel/stable-semconv.js';
 import { addSessionAttributes, type McpSessionFacts } from './attributes.js';
 
 /*
