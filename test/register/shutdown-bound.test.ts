@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../helpers/prometheus.js';
+import { freePort } from '../helpers/free-port.js';
 import { builtPackageExists, root, runUnderRegister } from './run-app.js';
 
 /** A collector that accepts connections and never answers (an exporter waits its whole timeout, 10 s, on it). */
