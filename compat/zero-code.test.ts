@@ -1,9 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtPackageExists, fixtures, root, runUnderRegister, toolSpans } from '../test/register/run-app.js';
+import { buildPackageIfMissing, fixtures, root, runUnderRegister, toolSpans } from '../test/register/run-app.js';
 
 /**
  * test/register's AI SDK app, with no telemetry code, on ai 7, the OpenTelemetry JS SDK 3.x and
@@ -13,7 +12,7 @@ import { builtPackageExists, fixtures, root, runUnderRegister, toolSpans } from 
 let app: string;
 
 beforeAll(() => {
-  if (!builtPackageExists()) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
+  buildPackageIfMissing();
   const cache = fileURLToPath(new URL('./node_modules/.cache/', import.meta.url));
   mkdirSync(cache, { recursive: true });
   app = mkdtempSync(join(cache, 'zero-code-'));

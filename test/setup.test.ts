@@ -1,16 +1,8 @@
-import { createServer } from 'node:net';
 import { functionToolCallback, OpenTelemetryToolCallListener, ToolCallListeners } from 'otel-tool-calls';
 import { startToolCallTelemetry } from 'otel-tool-calls/setup';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { freePort } from './helpers/free-port.js';
 import { otlpAttributes, startOtlpReceiver } from './helpers/otlp-receiver.js';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 afterEach(() => {
   vi.unstubAllEnvs();

@@ -27,6 +27,30 @@ export function assertToolCallback(callback: unknown, where: string, name = 'cal
   }
 }
 
+/** What a `wrapTools` takes in its list: named in the errors, and each entry checked if `entry` is given. */
+export interface ToolListShape {
+  /** What the list holds, as the error says it: `tools` must be an array of {of}. */
+  readonly of: string;
+  /** Each entry: `is` recognises it; `a` says what it must be in the error (`tools[i]` must be {a}). */
+  readonly entry?: { readonly is: (tool: unknown) => boolean; readonly a: string };
+}
+
+/**
+ * Throws a TypeError naming the first argument of a `wrapTools(tools, listener)` that is wrong, in
+ * that order: `tools` not an array, `listener` not a listener, an entry of `tools` not of its shape.
+ */
+export function assertToolList(tools: unknown, listener: unknown, where: string, shape: ToolListShape): void {
+  if (!Array.isArray(tools)) {
+    throw new TypeError(`${where}: \`tools\` must be an array of ${shape.of}, got ${describe(tools)}`);
+  }
+  assertListener(listener, where);
+  const { entry } = shape;
+  if (!entry) return;
+  for (const [index, tool] of tools.entries()) {
+    if (!entry.is(tool)) throw new TypeError(`${where}: \`tools[${index}]\` must be ${entry.a}, got ${describe(tool)}`);
+  }
+}
+
 export function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';

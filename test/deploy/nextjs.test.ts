@@ -6,7 +6,6 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,6 +15,7 @@ import {
   METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
 } from 'otel-tool-calls/semconv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/free-port.js';
 import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
 import { waitFor } from '../helpers/prometheus.js';
 import { answers, type ServerProcess, startServerProcess } from '../helpers/server-process.js';
@@ -196,13 +196,4 @@ function ancestorsOf(span: ExportedSpan, spans: readonly ExportedSpan[]): Export
     parentId = parent.parentSpanId;
   }
   return ancestors;
-}
-
-/** A port nobody listens on now (the OS's pick), for `next start -p`. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }

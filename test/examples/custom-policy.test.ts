@@ -1,9 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { SpanStatusCode } from '@opentelemetry/api';
-import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
-import { OpenTelemetryToolCallListener, type OpenTelemetryToolCallListenerOptions } from 'otel-tool-calls';
 import {
   ATTR_TOOL_CALL_ERROR_OUTCOME,
   TOOL_CALL_ERROR_OUTCOME_VALUE_REPORTED,
@@ -12,14 +10,11 @@ import {
 import { describe, expect, it } from 'vitest';
 import { bookTable, scriptedModel } from '../../examples/custom-policy/booking-agent.js';
 import { reportInvalidInput, ToolInputError } from '../../examples/custom-policy/report-invalid-input.js';
+import { useTestTelemetry } from '../helpers/otel-sdk.js';
 
 const repoRoot = new URL('../..', import.meta.url).pathname;
 
-function tracedListener(options: OpenTelemetryToolCallListenerOptions = {}) {
-  const exporter = new InMemorySpanExporter();
-  const tracerProvider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
-  return { exporter, listener: new OpenTelemetryToolCallListener({ ...options, tracerProvider }) };
-}
+const telemetry = useTestTelemetry();
 
 /** The tool results the model was given in the prompt of its `index`-th call. */
 function toolOutputsSeenByModel(model: ReturnType<typeof scriptedModel>, index: number): unknown[] {
@@ -38,7 +33,7 @@ describe('examples/custom-policy', () => {
   });
 
   it('reports an input mistake to the model, which retries with fixed input', async () => {
-    const { exporter, listener } = tracedListener({ errorPolicy: reportInvalidInput });
+    const listener = telemetry.listener({ errorPolicy: reportInvalidInput });
     const model = scriptedModel('Luigi');
 
     const result = await bookTable('Luigi', model, listener);
@@ -47,8 +42,8 @@ describe('examples/custom-policy', () => {
       { type: 'text', value: "Tool 'book_table' failed: Luigi opens at 18:00; 17:00 cannot be booked" },
     ]);
     expect(result.text).toBe('Booked Luigi for 4 at 19:00.');
-    const [rejected, booked] = exporter.getFinishedSpans();
-    expect(exporter.getFinishedSpans()).toHaveLength(2);
+    const [rejected, booked] = telemetry.spans();
+    expect(telemetry.spans()).toHaveLength(2);
     expect(rejected?.status.code).toBe(SpanStatusCode.ERROR);
     expect(rejected?.attributes[ATTR_ERROR_TYPE]).toBe('ToolInputError');
     expect(rejected?.attributes[ATTR_TOOL_CALL_ERROR_OUTCOME]).toBe(TOOL_CALL_ERROR_OUTCOME_VALUE_REPORTED);
@@ -57,7 +52,7 @@ describe('examples/custom-policy', () => {
   });
 
   it('rethrows an outage: the AI SDK gets the original error as a tool-error and the run stops there', async () => {
-    const { exporter, listener } = tracedListener({ errorPolicy: reportInvalidInput });
+    const listener = telemetry.listener({ errorPolicy: reportInvalidInput });
     const model = scriptedModel('Sakura');
 
     const result = await bookTable('Sakura', model, listener);
@@ -66,13 +61,13 @@ describe('examples/custom-policy', () => {
     expect(toolError?.error).toMatchObject({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 10.0.4.7:443' });
     expect(model.doGenerateCalls).toHaveLength(2); // not asked again after the outage
     expect(result.text).toBe('');
-    const outage = exporter.getFinishedSpans()[1];
+    const outage = telemetry.spans()[1];
     expect(outage?.attributes[ATTR_ERROR_TYPE]).toBe('ECONNREFUSED');
     expect(outage?.attributes[ATTR_TOOL_CALL_ERROR_OUTCOME]).toBe(TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN);
   });
 
   it('without the policy (default rethrow), the same input mistake ends the run at the first call', async () => {
-    const { exporter, listener } = tracedListener();
+    const listener = telemetry.listener();
     const model = scriptedModel('Luigi');
 
     const result = await bookTable('Luigi', model, listener);
@@ -80,9 +75,7 @@ describe('examples/custom-policy', () => {
     const toolError = result.steps.flatMap((step) => step.content).find((part) => part.type === 'tool-error');
     expect(toolError?.error).toBeInstanceOf(ToolInputError);
     expect(model.doGenerateCalls).toHaveLength(1);
-    expect(exporter.getFinishedSpans()[0]?.attributes[ATTR_TOOL_CALL_ERROR_OUTCOME]).toBe(
-      TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN,
-    );
+    expect(telemetry.spans()[0]?.attributes[ATTR_TOOL_CALL_ERROR_OUTCOME]).toBe(TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN);
   });
 
   it('runs as a script and prints each run and the spans with their outcomes', async () => {

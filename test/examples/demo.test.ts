@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/free-port.js';
 import { otlpAttributes, startOtlpReceiver } from '../helpers/otlp-receiver.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -16,14 +16,6 @@ const MIN_LATENCY_MS: Record<string, number> = {
   web_search: 100,
 };
 const CHILD_BOUND_MS = 40_000;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The demo as `npm start` runs it, bounded: killed (its process group) after CHILD_BOUND_MS. */
 function startDemo(args: string[], env: NodeJS.ProcessEnv) {

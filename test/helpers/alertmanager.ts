@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
-import { freePort } from './prometheus.js';
+import { freePort } from './free-port.js';
 import { answers, startServerProcess } from './server-process.js';
 
 /** An alert as Alertmanager's API v2 gives it back. */

@@ -7,7 +7,7 @@
  * Jaeger's query API, and the Monitor tab's metrics through its metrics API.
  */
 import { fileURLToPath } from 'node:url';
-import { freePort } from './prometheus.js';
+import { freePort } from './free-port.js';
 import { answers, type ServerProcess, startServerProcess } from './server-process.js';
 
 /** Traces in memory: a restart empties it. The tests' default. */

@@ -5,9 +5,9 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { freePort } from './free-port.js';
 
 /** The absolute path of an executable on `PATH`, or `undefined`. */
 export function findBinary(name: string): string | undefined {
@@ -66,20 +66,6 @@ export function runCommand(file: string, args: readonly string[], timeoutMs = 60
         return;
       }
       resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
-    });
-  });
-}
-
-/** A TCP port on 127.0.0.1 that was free a moment ago (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => (port > 0 ? resolve(port) : reject(new Error('no port assigned'))));
     });
   });
 }

@@ -11,8 +11,9 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/free-port.js';
 import { type RunningJaeger, startJaeger } from '../helpers/jaeger.js';
-import { freePort, skipOrFail, waitFor } from '../helpers/prometheus.js';
+import { skipOrFail, waitFor } from '../helpers/prometheus.js';
 import { answers, type ServerProcess, startServerProcess } from '../helpers/server-process.js';
 import { serviceGate } from '../helpers/service-binaries.js';
 

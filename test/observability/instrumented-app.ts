@@ -4,7 +4,8 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { freePort, waitFor } from '../helpers/prometheus.js';
+import { freePort } from '../helpers/free-port.js';
+import { waitFor } from '../helpers/prometheus.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/instrumented-tools.ts', import.meta.url));
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -9,8 +9,9 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/free-port.js';
 import { type JaegerSpan, parentOf, type RunningJaeger, startJaeger, tag } from '../helpers/jaeger.js';
-import { freePort, skipOrFail, waitFor } from '../helpers/prometheus.js';
+import { skipOrFail, waitFor } from '../helpers/prometheus.js';
 import { serviceGate } from '../helpers/service-binaries.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

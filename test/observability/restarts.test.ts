@@ -17,8 +17,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, it } from 'vitest';
+import { freePort } from '../helpers/free-port.js';
 import { type JaegerTrace, type RunningJaeger, startJaeger } from '../helpers/jaeger.js';
-import { freePort, skipOrFail, waitFor } from '../helpers/prometheus.js';
+import { skipOrFail, waitFor } from '../helpers/prometheus.js';
 import { answers, type ServerProcess, startServerProcess } from '../helpers/server-process.js';
 import { serviceGate } from '../helpers/service-binaries.js';
 

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import {
   ATTR_GEN_AI_TOOL_CALL_ID,
   ATTR_GEN_AI_TOOL_NAME,
@@ -7,11 +6,9 @@ import {
   METRIC_TOOL_CALL_ERRORS,
 } from 'otel-tool-calls/semconv';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { builtPackageExists, root, runUnderRegister, toolSpans } from './run-app.js';
+import { buildPackageIfMissing, runUnderRegister, toolSpans } from './run-app.js';
 
-beforeAll(() => {
-  if (!builtPackageExists()) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
-}, 120_000);
+beforeAll(buildPackageIfMissing, 120_000);
 
 const total = (run: Awaited<ReturnType<typeof runUnderRegister>>, name: string) =>
   run.metrics.find((metric) => metric.name === name)?.total;

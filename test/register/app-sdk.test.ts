@@ -1,11 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { METRIC_GEN_AI_EXECUTE_TOOL_DURATION } from 'otel-tool-calls/semconv';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { builtPackageExists, root, runUnderRegister } from './run-app.js';
+import { buildPackageIfMissing, runUnderRegister } from './run-app.js';
 
-beforeAll(() => {
-  if (!builtPackageExists()) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
-}, 120_000);
+beforeAll(buildPackageIfMissing, 120_000);
 
 /*
  * Register's SDK is registered first; the app's registrations would fail ("duplicate registration",

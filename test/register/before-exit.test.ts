@@ -1,10 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { builtPackageExists, root, runUnderRegister, toolSpans } from './run-app.js';
+import { buildPackageIfMissing, runUnderRegister, toolSpans } from './run-app.js';
 
-beforeAll(() => {
-  if (!builtPackageExists()) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
-}, 120_000);
+beforeAll(buildPackageIfMissing, 120_000);
 
 describe("otel-tool-calls/register: the app's 'beforeExit' handlers run as without it", () => {
   it('a handler that schedules nothing runs once, and the tool call it makes is flushed', async () => {

@@ -1,11 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { ATTR_GEN_AI_TOOL_NAME } from 'otel-tool-calls/semconv';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { builtPackageExists, root, runUnderRegister, toolSpans } from './run-app.js';
+import { buildPackageIfMissing, root, runUnderRegister, toolSpans } from './run-app.js';
 
-beforeAll(() => {
-  if (!builtPackageExists()) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
-}, 120_000);
+beforeAll(buildPackageIfMissing, 120_000);
 
 /** An example, unmodified, under `--import tsx --import otel-tool-calls/register`, and without it. */
 async function runExample(name: string) {

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import {
   ATTR_GEN_AI_TOOL_CALL_ID,
@@ -8,11 +7,9 @@ import {
   TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN,
 } from 'otel-tool-calls/semconv';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { builtPackageExists, root, runUnderRegister, toolSpans } from './run-app.js';
+import { buildPackageIfMissing, runUnderRegister, toolSpans } from './run-app.js';
 
-beforeAll(() => {
-  if (!builtPackageExists()) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
-}, 120_000);
+beforeAll(buildPackageIfMissing, 120_000);
 
 describe('zero-code: a Genkit app with no telemetry code', () => {
   it.each([

@@ -1,10 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { builtPackageExists, root, runUnderRegister } from './run-app.js';
+import { buildPackageIfMissing, runUnderRegister } from './run-app.js';
 
-beforeAll(() => {
-  if (!builtPackageExists()) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
-}, 120_000);
+beforeAll(buildPackageIfMissing, 120_000);
 
 /** The packages an app under register has loaded, as the fixture prints them. */
 async function loadedUnder(env: Record<string, string>): Promise<string[]> {

@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { METRIC_GEN_AI_EXECUTE_TOOL_DURATION } from 'otel-tool-calls/semconv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtPackageExists, fixtures, root, runUnderRegister, toolSpans } from './run-app.js';
+import { freePort } from '../helpers/free-port.js';
+import { buildPackageIfMissing, fixtures, root, runUnderRegister, toolSpans } from './run-app.js';
 
 let unsupportedApp: string;
 
@@ -13,7 +12,7 @@ let unsupportedApp: string;
  * the instrumentation hooks) and otel-tool-calls (a link to this repo: its built dist/).
  */
 beforeAll(() => {
-  if (!builtPackageExists()) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
+  buildPackageIfMissing();
   // inside the repo's node_modules, so that the linked package finds its own dependencies
   mkdirSync(join(root, 'node_modules', '.cache'), { recursive: true });
   unsupportedApp = mkdtempSync(join(root, 'node_modules', '.cache', 'zero-code-app-'));
@@ -151,14 +150,3 @@ describe('ToolCallsInstrumentation: enable() and disable()', () => {
     },
   );
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import {
   ATTR_JSONRPC_REQUEST_ID,
   ATTR_MCP_METHOD_NAME,
@@ -8,11 +7,9 @@ import {
   METRIC_MCP_SERVER_SESSION_DURATION,
 } from 'otel-tool-calls/semconv';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { builtPackageExists, root, runUnderRegister } from './run-app.js';
+import { buildPackageIfMissing, runUnderRegister } from './run-app.js';
 
-beforeAll(() => {
-  if (!builtPackageExists()) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
-}, 120_000);
+beforeAll(buildPackageIfMissing, 120_000);
 
 const SPAN_KIND_SERVER = 2;
 const SPAN_KIND_CLIENT = 3;

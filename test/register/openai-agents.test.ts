@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import {
   ATTR_GEN_AI_TOOL_CALL_ID,
   ERROR_TYPE_VALUE_TOOL_ERROR,
@@ -6,11 +5,9 @@ import {
   METRIC_TOOL_CALL_ERRORS,
 } from 'otel-tool-calls/semconv';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type AppRun, builtPackageExists, root, runUnderRegister, toolSpans } from './run-app.js';
+import { type AppRun, buildPackageIfMissing, runUnderRegister, toolSpans } from './run-app.js';
 
-beforeAll(() => {
-  if (!builtPackageExists()) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
-}, 120_000);
+beforeAll(buildPackageIfMissing, 120_000);
 
 /** One span per function tool call of the fixture app, the SDK-handled failure a `tool_error`. */
 function expectOneSpanPerCall(run: AppRun): void {

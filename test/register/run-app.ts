@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { otlpAttributes, type ReceivedRequest, startOtlpReceiver } from '../helpers/otlp-receiver.js';
@@ -38,6 +38,11 @@ export interface AppRun {
 /** The built package, as a child process loads it (`otel-tool-calls/register` resolves to dist/ by self-reference). */
 export function builtPackageExists(): boolean {
   return existsSync(`${root}dist/register.js`) && existsSync(`${root}dist/register.cjs`);
+}
+
+/** Builds the package (`npx tsup`) if dist/ is missing, for a test file's `beforeAll` (give it 120 s). */
+export function buildPackageIfMissing(): void {
+  if (!builtPackageExists()) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
 }
 
 /**

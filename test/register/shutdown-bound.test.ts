@@ -1,8 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../helpers/prometheus.js';
-import { builtPackageExists, root, runUnderRegister } from './run-app.js';
+import { freePort } from '../helpers/free-port.js';
+import { buildPackageIfMissing, runUnderRegister } from './run-app.js';
 
 /** A collector that accepts connections and never answers (an exporter waits its whole timeout, 10 s, on it). */
 const silentSockets = new Set<Socket>();
@@ -14,7 +13,7 @@ let silentCollectorUrl: string;
 let closedPortUrl: string;
 
 beforeAll(async () => {
-  if (!builtPackageExists()) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
+  buildPackageIfMissing();
   await new Promise<void>((resolve) => silentCollector.listen(0, '127.0.0.1', resolve));
   const address = silentCollector.address();
   silentCollectorUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

@@ -1,5 +1,5 @@
 import { ToolError } from '@anthropic-ai/sdk/lib/tools/ToolError';
-import { assertListener, describe } from '../../internal/validate.js';
+import { assertListener, assertToolList, describe } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { type AnyRunnableTool, isRunnableTool, observedTool } from './observed-tool.js';
 
@@ -19,10 +19,7 @@ export function wrapTools<const Tools extends readonly unknown[], Context = unkn
   tools: Tools,
   listener: ToolCallListener<Context>,
 ): { -readonly [K in keyof Tools]: Tools[K] } {
-  if (!Array.isArray(tools)) {
-    throw new TypeError(`wrapTools: \`tools\` must be an array of tools, got ${describe(tools)}`);
-  }
-  assertListener(listener, 'wrapTools');
+  assertToolList(tools, listener, 'wrapTools', { of: 'tools' });
   return tools.map((tool) =>
     isRunnableTool(tool) ? observedTool(tool, listener as ToolCallListener<unknown>, toolError) : tool,
   ) as { -readonly [K in keyof Tools]: Tools[K] };

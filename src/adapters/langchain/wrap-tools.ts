@@ -1,7 +1,11 @@
-import { assertListener, describe, hasMethods } from '../../internal/validate.js';
+import { assertToolList, hasMethods } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { type AnyStructuredTool, observedTool } from './observed-tool.js';
 import { importToolMessage } from './tool-message.js';
+
+/** A LangChain `StructuredTool` (or one made by `tool()`), by its shape: `_call`, `invoke` and a `name`. */
+const isStructuredTool = (tool: unknown) =>
+  hasMethods(tool, ['_call', 'invoke']) && typeof (tool as { name?: unknown }).name === 'string';
 
 /**
  * Reports every call of the given LangChain tools (`StructuredTool`s, including those made by
@@ -26,14 +30,9 @@ export function wrapTools<TOOLS extends readonly AnyStructuredTool[], Context = 
   tools: TOOLS,
   listener: ToolCallListener<Context>,
 ): TOOLS {
-  if (!Array.isArray(tools)) {
-    throw new TypeError(`wrapTools: \`tools\` must be an array of LangChain StructuredTools, got ${describe(tools)}`);
-  }
-  assertListener(listener, 'wrapTools');
-  for (const [index, tool] of tools.entries()) {
-    if (!hasMethods(tool, ['_call', 'invoke']) || typeof (tool as { name?: unknown }).name !== 'string') {
-      throw new TypeError(`wrapTools: \`tools[${index}]\` must be a LangChain StructuredTool, got ${describe(tool)}`);
-    }
-  }
+  assertToolList(tools, listener, 'wrapTools', {
+    of: 'LangChain StructuredTools',
+    entry: { is: isStructuredTool, a: 'a LangChain StructuredTool' },
+  });
   return tools.map((tool) => observedTool(tool, listener, importToolMessage)) as unknown as TOOLS;
 }

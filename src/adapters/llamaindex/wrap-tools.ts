@@ -1,4 +1,4 @@
-import { assertListener, describe } from '../../internal/validate.js';
+import { assertToolList } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { type AnyTool, isCallableTool, observedTool } from './observed-tool.js';
 import { listenForToolCallIds, takeToolCallId } from './tool-call-ids.js';
@@ -25,17 +25,10 @@ export function wrapTools<const Tools extends readonly AnyTool[], Context = unkn
   tools: Tools,
   listener: ToolCallListener<Context>,
 ): { -readonly [K in keyof Tools]: Tools[K] } {
-  if (!Array.isArray(tools)) {
-    throw new TypeError(`wrapTools: \`tools\` must be an array of LlamaIndex tools, got ${describe(tools)}`);
-  }
-  assertListener(listener, 'wrapTools');
-  for (const [index, tool] of tools.entries()) {
-    if (!isCallableTool(tool)) {
-      throw new TypeError(
-        `wrapTools: \`tools[${index}]\` must be a LlamaIndex tool (a \`call\` function and \`metadata.name\`), got ${describe(tool)}`,
-      );
-    }
-  }
+  assertToolList(tools, listener, 'wrapTools', {
+    of: 'LlamaIndex tools',
+    entry: { is: isCallableTool, a: 'a LlamaIndex tool (a `call` function and `metadata.name`)' },
+  });
   listenForToolCallIds();
   return tools.map((tool) => observedTool(tool, listener as ToolCallListener<unknown>, announcedCallId)) as {
     -readonly [K in keyof Tools]: Tools[K];

@@ -1,5 +1,5 @@
 import { getCurrentSpan, type Tool } from '@openai/agents';
-import { assertListener, describe } from '../../internal/validate.js';
+import { assertListener, assertToolList, describe } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { type AnyFunctionTool, isFunctionTool, observedTool } from './observed-tool.js';
 
@@ -7,6 +7,10 @@ import { type AnyFunctionTool, isFunctionTool, observedTool } from './observed-t
 type AnyTool = Tool<any>;
 /** The SDK this adapter reads the current span from: the one the app imports the tools' `tool()` from. */
 const sdk = { getCurrentSpan };
+
+/** Any tool of the SDK (function, hosted, computer, shell...): an object with a `type`. */
+const isTool = (tool: unknown) =>
+  tool !== null && typeof tool === 'object' && typeof (tool as { type?: unknown }).type === 'string';
 
 /**
  * Wraps the `FunctionTool`s of a tool list (made by `tool()`) so that `listener` sees each
@@ -21,15 +25,7 @@ export function wrapTools<const Tools extends readonly AnyTool[], Context = unkn
   tools: Tools,
   listener: ToolCallListener<Context>,
 ): { -readonly [K in keyof Tools]: Tools[K] } {
-  if (!Array.isArray(tools)) {
-    throw new TypeError(`wrapTools: \`tools\` must be an array of tools, got ${describe(tools)}`);
-  }
-  assertListener(listener, 'wrapTools');
-  for (const [index, tool] of tools.entries()) {
-    if (tool === null || typeof tool !== 'object' || typeof tool.type !== 'string') {
-      throw new TypeError(`wrapTools: \`tools[${index}]\` must be a tool, got ${describe(tool)}`);
-    }
-  }
+  assertToolList(tools, listener, 'wrapTools', { of: 'tools', entry: { is: isTool, a: 'a tool' } });
   return tools.map((tool) =>
     isFunctionTool(tool) ? observedTool(tool, listener as ToolCallListener<unknown>, sdk) : tool,
   ) as { -readonly [K in keyof Tools]: Tools[K] };

@@ -8,50 +8,17 @@ import {
   METRIC_TOOL_CALL_ERRORS,
 } from 'otel-tool-calls/semconv';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { useTestTelemetry } from '../../helpers/otel-sdk.js';
 import { useTracerProvider } from './adk-telemetry.js';
 
 // ADK only after the global provider is registered (adk-telemetry.ts)
-const { FunctionTool, InMemoryRunner, LlmAgent } = await import('@google/adk');
+const { FunctionTool } = await import('@google/adk');
 const { toolCallsPlugin } = await import('otel-tool-calls/google-adk');
-const { ScriptedModel, functionResponses } = await import('./scripted-model.js');
-type Plugins = ConstructorParameters<typeof InMemoryRunner>[0]['plugins'];
-type Model = InstanceType<typeof ScriptedModel>;
+const { functionResponses } = await import('./scripted-model.js');
+const { runAgent, weather } = await import('./weather-agent.js');
 
 const telemetry = useTestTelemetry();
 beforeEach(() => useTracerProvider(telemetry.tracerProvider));
-
-const weather = () =>
-  new FunctionTool({
-    name: 'weather',
-    description: 'Current weather of a city',
-    parameters: z.object({ city: z.string() }),
-    execute: async ({ city }) => {
-      if (city === 'Atlantis') throw new RangeError('no such city');
-      return { forecast: `sunny in ${city}` };
-    },
-  });
-
-const twoCalls = [
-  { calls: [{ id: 'call-1', name: 'weather', args: { city: 'Paris' } }] },
-  { calls: [{ id: 'call-2', name: 'weather', args: { city: 'Atlantis' } }] },
-  'done',
-];
-
-/** One run of an agent with `tool` on the scripted model, through the runner and `plugins`. */
-async function runAgent(tool: InstanceType<typeof FunctionTool>, plugins: Plugins): Promise<Model> {
-  const model = new ScriptedModel(twoCalls);
-  const agent = new LlmAgent({ name: 'assistant', model, instruction: 'Answer.', tools: [tool] });
-  const runner = new InMemoryRunner({ agent, appName: 'test', plugins });
-  for await (const _event of runner.runEphemeral({
-    userId: 'u',
-    newMessage: { role: 'user', parts: [{ text: 'hi' }] },
-  })) {
-    // the run's events: what the model reads is in its requests
-  }
-  return model;
-}
 
 const toolSpans = () => telemetry.spans().filter((span) => span.name === 'execute_tool weather');
 const samples = async () =>

@@ -1,16 +1,14 @@
 import { ToolCallsInstrumentation } from 'otel-tool-calls/instrumentation';
 import { ATTR_GEN_AI_TOOL_CALL_ID, METRIC_GEN_AI_EXECUTE_TOOL_DURATION } from 'otel-tool-calls/semconv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { useTestTelemetry } from '../../helpers/otel-sdk.js';
 import { useTracerProvider } from './adk-telemetry.js';
 
 // ADK only after the global provider is registered (adk-telemetry.ts)
 const adk = await import('@google/adk');
 const { toolCallsPlugin } = await import('otel-tool-calls/google-adk');
-const { ScriptedModel, functionResponses } = await import('./scripted-model.js');
-const { FunctionTool, InMemoryRunner, LlmAgent } = adk;
-type Plugins = ConstructorParameters<typeof InMemoryRunner>[0]['plugins'];
+const { functionResponses } = await import('./scripted-model.js');
+const { runAgent, weather } = await import('./weather-agent.js');
 
 const telemetry = useTestTelemetry();
 let instrumentation: ToolCallsInstrumentation;
@@ -34,40 +32,12 @@ afterEach(() => {
   instrumentation.disable();
 });
 
-const weather = () =>
-  new FunctionTool({
-    name: 'weather',
-    description: 'Current weather of a city',
-    parameters: z.object({ city: z.string() }),
-    execute: async ({ city }) => {
-      if (city === 'Atlantis') throw new RangeError('no such city');
-      return { forecast: `sunny in ${city}` };
-    },
-  });
-
-async function runAgent(plugins: Plugins, tool = weather()) {
-  const model = new ScriptedModel([
-    { calls: [{ id: 'call-1', name: 'weather', args: { city: 'Paris' } }] },
-    { calls: [{ id: 'call-2', name: 'weather', args: { city: 'Atlantis' } }] },
-    'done',
-  ]);
-  const agent = new LlmAgent({ name: 'assistant', model, instruction: 'Answer.', tools: [tool] });
-  const runner = new InMemoryRunner({ agent, appName: 'test', plugins });
-  for await (const _event of runner.runEphemeral({
-    userId: 'u',
-    newMessage: { role: 'user', parts: [{ text: 'hi' }] },
-  })) {
-    // the model's requests keep what it read
-  }
-  return model;
-}
-
 const samples = async () =>
   (await telemetry.histogramPoints(METRIC_GEN_AI_EXECUTE_TOOL_DURATION)).reduce((n, point) => n + point.value.count, 0);
 
 describe('zero-code: Google ADK', () => {
   it("a runner with no plugin: each call is ADK's own span, with the call id, and the configured policy applies", async () => {
-    const model = await runAgent([]);
+    const model = await runAgent(weather(), []);
 
     const spans = telemetry.spans().filter((span) => span.name === 'execute_tool weather');
     expect(spans.map((span) => [span.instrumentationScope.name, span.attributes[ATTR_GEN_AI_TOOL_CALL_ID]])).toEqual([
@@ -83,7 +53,7 @@ describe('zero-code: Google ADK', () => {
   });
 
   it("with the app's own toolCallsPlugin too, a call is observed once", async () => {
-    await runAgent([toolCallsPlugin(telemetry.listener())]);
+    await runAgent(weather(), [toolCallsPlugin(telemetry.listener())]);
 
     expect(telemetry.spans().filter((span) => span.name === 'execute_tool weather')).toHaveLength(2);
     expect(await samples()).toBe(2);
@@ -93,7 +63,7 @@ describe('zero-code: Google ADK', () => {
     const tool = Object.freeze(weather()) as ReturnType<typeof weather>;
     const { runAsync } = tool;
 
-    await runAgent([], tool);
+    await runAgent(tool, []);
 
     expect(tool.runAsync).toBe(runAsync);
     const spans = telemetry.spans().filter((span) => span.name === 'execute_tool weather');
