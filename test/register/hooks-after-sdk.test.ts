@@ -1,12 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RUNTIMES } from '../runtimes/runtimes.js';
-import { builtPackageExists, fixtures, root, runUnderRegister } from './run-app.js';
+import { buildPackageIfMissing, fixtures, runUnderRegister } from './run-app.js';
 
-beforeAll(() => {
-  if (!builtPackageExists()) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
-}, 120_000);
+beforeAll(buildPackageIfMissing, 120_000);
 
 // Node 20 here, and Node 22/24/26 where runtimes/ is installed (their in-thread hooks see require() too)
 const NODES = RUNTIMES.filter((runtime) => runtime.name.startsWith('Node') && existsSync(runtime.executable));
