@@ -221,6 +221,7 @@ try {
   rmSync(scratch, { recursive: true, force: true });
 }
 
+/** Every group, the report printed and its JSON written. */
 async function everything(): Promise<void> {
   const compiled = [await compiledSuite()];
   const paired: PairedResult[] = [];

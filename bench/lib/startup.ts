@@ -197,7 +197,7 @@ export async function bundleStartup(root: string): Promise<StartupFiles> {
   ) as unknown as StartupFiles;
 }
 
-/** What the sink has received since it was last asked. */
+/** The OTLP receiver the runs export to: its address, and what it has received since it was last asked. */
 interface Sink {
   readonly url: string;
   /** The number of requests since the last call whose body names an `execute_tool` span; resets it. */
