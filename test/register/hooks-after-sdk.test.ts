@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RUNTIMES } from '../runtimes/runtimes.js';
+import { DEFAULT_SDK_PACKAGES } from './default-sdk-packages.js';
 import { buildPackageIfMissing, fixtures, runUnderRegister } from './run-app.js';
 
 beforeAll(buildPackageIfMissing, 120_000);
@@ -31,15 +32,7 @@ describe('otel-tool-calls/register: the ESM loader hook is installed once the SD
         const calls = JSON.parse(run.stdout) as HookCall[];
         expect(calls).toHaveLength(1);
         // so the SDK's few hundred require()s went through no hook of register's
-        expect(calls[0]?.loaded).toEqual(
-          expect.arrayContaining([
-            '@opentelemetry/sdk-trace',
-            '@opentelemetry/sdk-metrics',
-            '@opentelemetry/exporter-trace-otlp-proto',
-            '@opentelemetry/exporter-metrics-otlp-proto',
-            '@opentelemetry/context-async-hooks',
-          ]),
-        );
+        expect(calls[0]?.loaded).toEqual(expect.arrayContaining([...DEFAULT_SDK_PACKAGES]));
       },
       TIMEOUT,
     );
