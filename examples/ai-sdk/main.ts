@@ -10,6 +10,7 @@ import { OpenTelemetryToolCallListener } from 'otel-tool-calls';
 import { wrapTools } from 'otel-tool-calls/ai-sdk';
 import { ATTR_GEN_AI_TOOL_CALL_ID, ATTR_TOOL_CALL_ERROR_OUTCOME } from 'otel-tool-calls/semconv';
 import { z } from 'zod';
+import { spanAttributes } from '../span-attributes.js';
 
 // OpenTelemetry wiring; in an app, `startToolCallTelemetry()` from `otel-tool-calls/setup` does this.
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
@@ -90,8 +91,7 @@ const shown = [ATTR_GEN_AI_TOOL_CALL_ID, ATTR_ERROR_TYPE, ATTR_TOOL_CALL_ERROR_O
 const spans = exporter.getFinishedSpans();
 const print = (span: ReadableSpan, depth: number): void => {
   const status = span.status.code === SpanStatusCode.ERROR ? ` ERROR "${span.status.message}"` : '';
-  const attributes = shown.filter((key) => key in span.attributes).map((key) => ` ${key}=${span.attributes[key]}`);
-  console.log(`${'  '.repeat(depth)}${span.name}${status}${attributes.join('')}`);
+  console.log(`${'  '.repeat(depth)}${span.name}${status}${spanAttributes(span, shown)}`);
   for (const child of spans.filter((s) => s.parentSpanContext?.spanId === span.spanContext().spanId)) {
     print(child, depth + 1);
   }

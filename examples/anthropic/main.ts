@@ -10,6 +10,7 @@ import { OpenTelemetryToolCallListener } from 'otel-tool-calls';
 import { wrapTools } from 'otel-tool-calls/anthropic';
 import { z } from 'zod';
 import { startFakeMessagesApi } from '../../test/helpers/fake-messages-api.mjs';
+import { spanAttributes } from '../span-attributes.js';
 
 const api = await startFakeMessagesApi((_request, index) =>
   index === 0
@@ -50,11 +51,8 @@ const [answer] = final.content;
 console.log(`model: ${answer?.type === 'text' ? answer.text : ''}`);
 await api.close();
 
+const shown = ['gen_ai.tool.call.id', 'error.type', 'tool_call.error.outcome'];
 for (const span of spans.getFinishedSpans()) {
-  const { attributes } = span;
-  if (attributes['gen_ai.operation.name'] !== 'execute_tool') continue;
-  console.log(
-    `span: ${span.name} id=${attributes['gen_ai.tool.call.id']} error.type=${attributes['error.type']}` +
-      ` outcome=${attributes['tool_call.error.outcome']}`,
-  );
+  if (span.attributes['gen_ai.operation.name'] === 'execute_tool')
+    console.log(`span: ${span.name}${spanAttributes(span, shown)}`);
 }

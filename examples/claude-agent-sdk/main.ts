@@ -13,6 +13,7 @@ import { toolCallHooks } from 'otel-tool-calls/claude-agent-sdk';
 import { instrumentServer } from 'otel-tool-calls/mcp';
 import { z } from 'zod';
 import { startFakeMessagesApi } from '../../test/helpers/fake-messages-api.mjs';
+import { spanAttributes } from '../span-attributes.js';
 
 const workspace = mkdtempSync(join(tmpdir(), 'claude-example-'));
 writeFileSync(join(workspace, 'notes.txt'), 'remember the milk\n');
@@ -64,8 +65,8 @@ for await (const message of query({
 await api.close();
 
 // the tool calls' spans (the SDK MCP server's other operations, initialize and tools/list, have their own)
+const shown = ['gen_ai.tool.call.id', 'mcp.method.name'];
 for (const span of spans.getFinishedSpans()) {
-  const { attributes } = span;
-  if (attributes['gen_ai.operation.name'] !== 'execute_tool') continue;
-  console.log(`span: ${span.name} id=${attributes['gen_ai.tool.call.id']} mcp=${attributes['mcp.method.name']}`);
+  if (span.attributes['gen_ai.operation.name'] === 'execute_tool')
+    console.log(`span: ${span.name}${spanAttributes(span, shown)}`);
 }

@@ -1,12 +1,11 @@
 // The simulated agents: what each one asks, which tools it calls in which order, and the listener
-// (agent name, error policies) its tools run under.
-import type { ToolSet } from 'ai';
+// (agent name, error policies) its tool calls are observed by.
 import { type ErrorPolicy, OpenTelemetryToolCallListener } from 'otel-tool-calls';
-import { wrapTools } from 'otel-tool-calls/ai-sdk';
-import { type DemoToolName, demoTools } from './tools.js';
+import type { DemoToolName } from './tools.js';
 
 export interface PlannedCall {
-  readonly toolName: DemoToolName;
+  /** One of the demo's tools, or, for a call the model gets wrong, a name the app does not have. */
+  readonly toolName: string;
   readonly input: Readonly<Record<string, string>>;
 }
 
@@ -16,8 +15,8 @@ export type Plan = readonly (readonly PlannedCall[])[];
 export interface Agent {
   readonly name: string;
   readonly prompt: string;
-  /** The demo tools wrapped with this agent's `OpenTelemetryToolCallListener`. */
-  readonly tools: ToolSet;
+  /** What observes this agent's tool calls: its name, the error policies. */
+  readonly listener: OpenTelemetryToolCallListener;
   /** A fresh, randomized script for the next run. */
   plan(): Plan;
 }
@@ -34,6 +33,14 @@ const toolErrorPolicies: Record<string, ErrorPolicy> = {
   send_email: 'rethrow',
   legacy_crm: 'rethrow',
 };
+/** What a policy function decides, in words, for the summary. */
+const policyFunctionDescriptions: Record<string, string> = { fetch_url: 'report timeouts, rethrow resets' };
+
+/** A tool's error policy as the summary prints it (`_unknown`, the tools the app does not have: the default). */
+export function errorPolicyOf(toolName: string): string {
+  const policy = toolErrorPolicies[toolName] ?? errorPolicy;
+  return typeof policy === 'function' ? (policyFunctionDescriptions[toolName] ?? 'a function') : policy;
+}
 
 const call = (toolName: DemoToolName, input: Record<string, string>): PlannedCall => ({ toolName, input });
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
@@ -42,7 +49,7 @@ const times = <T>(min: number, max: number, make: (index: number) => T): T[] =>
 const customerId = () => `C-${1000 + Math.floor(Math.random() * 9000)}`;
 const topics = ['OpenTelemetry GenAI conventions', 'p95 latency budgets', 'MCP servers', 'agent evals'];
 
-const profiles: Array<Omit<Agent, 'tools'>> = [
+const profiles: Array<Omit<Agent, 'listener'>> = [
   {
     name: 'research-agent',
     prompt: 'Research a topic and cite sources',
@@ -82,12 +89,9 @@ const profiles: Array<Omit<Agent, 'tools'>> = [
 
 /** `count` agents cycling through the profiles: agent i is profile i mod 3, sharing its name. */
 export function createAgents(count: number): Agent[] {
-  const withTools = profiles.map((profile) => ({
+  const observed = profiles.map((profile) => ({
     ...profile,
-    tools: wrapTools(
-      demoTools,
-      new OpenTelemetryToolCallListener({ agentName: profile.name, errorPolicy, toolErrorPolicies }),
-    ),
+    listener: new OpenTelemetryToolCallListener({ agentName: profile.name, errorPolicy, toolErrorPolicies }),
   }));
-  return Array.from({ length: count }, (_, index) => withTools[index % withTools.length] as Agent);
+  return Array.from({ length: count }, (_, index) => observed[index % observed.length] as Agent);
 }

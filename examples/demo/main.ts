@@ -5,7 +5,8 @@
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startToolCallTelemetry } from 'otel-tool-calls/setup';
-import { createAgents } from './agents.js';
+import { createAgents, errorPolicyOf } from './agents.js';
+import { formatToolMetrics, parseToolMetrics, scrapeMetrics } from './metrics-summary.js';
 import { type DemoOptions, parseDemoOptions, USAGE } from './options.js';
 import { RunRecorder } from './run-recorder.js';
 import { formatSpanTree } from './span-tree.js';
@@ -85,7 +86,15 @@ clearInterval(progress);
 const elapsed = ((performance.now() - started) / 1000).toFixed(1);
 const failedRuns = result.failedRuns ? ` (${result.failedRuns} failed)` : '';
 console.log(`\nFinished: ${result.runs} agent runs in ${elapsed} s${failedRuns}\n`);
-console.log('Tool calls (from the execute_tool spans)');
+// what Prometheus would scrape now: the metrics are the package's, not the demo's own count
+const metrics = telemetry.metricsUrl ? await scrapeMetrics(telemetry.metricsUrl) : new Error('no endpoint');
+if (metrics instanceof Error) {
+  console.log(`Metrics: could not read ${telemetry.metricsUrl}: ${metrics.message}\n`);
+} else {
+  console.log(`Tool calls, as the metrics record them (${telemetry.metricsUrl}; p95 from the buckets, as Grafana)`);
+  console.log(`${formatToolMetrics(parseToolMetrics(metrics), errorPolicyOf)}\n`);
+}
+console.log('The calls the tools ran, from the execute_tool spans (exact percentiles)');
 console.log(`${formatToolTable(recorder.tools)}\n`);
 const sample = recorder.sampleRun;
 const sampleRoot = sample?.find((span) => span.parentSpanContext === undefined);

@@ -1,5 +1,6 @@
 // A span processor that keeps what the terminal summary needs, whatever happens to the exporters:
-// per-tool durations and error outcomes, and every span of one agent run worth showing.
+// per-tool durations and error outcomes of the calls the tools ran, and every span of one agent run
+// worth showing.
 import { SpanStatusCode } from '@opentelemetry/api';
 import { hrTimeToMilliseconds } from '@opentelemetry/core';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace';
@@ -7,8 +8,10 @@ import {
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_TOOL_CALL_ERROR_OUTCOME,
+  ATTR_TOOL_CALL_ERROR_SOURCE,
   TOOL_CALL_ERROR_OUTCOME_VALUE_REPORTED,
   TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN,
+  TOOL_CALL_ERROR_SOURCE_VALUE_MODEL,
 } from 'otel-tool-calls/semconv';
 
 export interface ToolCallSample {
@@ -19,9 +22,13 @@ export interface ToolCallSample {
 
 const isRunRoot = (span: ReadableSpan) => span.attributes[ATTR_GEN_AI_OPERATION_NAME] === 'invoke_agent';
 const outcomeOf = (span: ReadableSpan) => span.attributes[ATTR_TOOL_CALL_ERROR_OUTCOME];
+/** A call the tool ran: not one the model got wrong, which the framework refused before any tool ran. */
+const isRunCall = (span: ReadableSpan) =>
+  span.attributes[ATTR_GEN_AI_OPERATION_NAME] === 'execute_tool' &&
+  span.attributes[ATTR_TOOL_CALL_ERROR_SOURCE] !== TOOL_CALL_ERROR_SOURCE_VALUE_MODEL;
 
 export class RunRecorder implements SpanProcessor {
-  /** By tool name, in the order tools were first seen. */
+  /** The calls each tool ran, by tool name, in the order tools were first seen. */
   readonly tools = new Map<string, ToolCallSample>();
   /** The spans of the most telling run so far: the first with both a reported and a rethrown error. */
   sampleRun: readonly ReadableSpan[] | undefined;
@@ -34,7 +41,7 @@ export class RunRecorder implements SpanProcessor {
   onStart(): void {}
 
   onEnd(span: ReadableSpan): void {
-    if (span.attributes[ATTR_GEN_AI_OPERATION_NAME] === 'execute_tool') this.count(span);
+    if (isRunCall(span)) this.count(span);
     const { traceId } = span.spanContext();
     const spans = this.pending.get(traceId) ?? [];
     spans.push(span);

@@ -1,11 +1,15 @@
 // The workload: agents running real AI SDK agent loops (generateText + tools) at a given rate,
 // each run inside an `invoke_agent <name>` span so that its model turns and tool calls nest under it.
+// observeToolCalls observes every tool call, those the AI SDK rejects (the model's mistakes) included.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { generateText, stepCountIs } from 'ai';
+import { observeToolCalls } from 'otel-tool-calls/ai-sdk';
 import { ATTR_GEN_AI_AGENT_NAME, ATTR_GEN_AI_OPERATION_NAME } from 'otel-tool-calls/semconv';
 import type { Agent } from './agents.js';
+import { withWrongCall } from './model-mistakes.js';
 import { scriptedModel } from './scripted-model.js';
+import { demoTools } from './tools.js';
 
 const tracer = trace.getTracer('otel-tool-calls-demo');
 
@@ -46,17 +50,16 @@ export async function runWorkload({
       if (wait > 0) await sleep(wait, undefined, { signal: stop }).catch(() => undefined);
       if (stopped()) return;
       next = Math.max(next + intervalMs, performance.now());
-      runs++;
-      if (!(await runAgent(agent))) failedRuns++;
+      if (!(await runAgent(agent, runs++))) failedRuns++;
     }
   };
   await Promise.all(agents.map(loop));
   return { runs, failedRuns };
 }
 
-/** One agent run: a real generateText loop over the agent's listened tools. Resolves false if it failed. */
-export function runAgent(agent: Agent): Promise<boolean> {
-  const plan = agent.plan();
+/** Run `index` (from 0): a real generateText loop over the demo's tools, observed. Resolves false if it failed. */
+export function runAgent(agent: Agent, index: number): Promise<boolean> {
+  const plan = withWrongCall(agent.plan(), index);
   return tracer.startActiveSpan(
     `invoke_agent ${agent.name}`,
     {
@@ -65,13 +68,18 @@ export function runAgent(agent: Agent): Promise<boolean> {
     },
     async (span) => {
       try {
-        await generateText({
-          model: scriptedModel(plan),
-          tools: agent.tools,
-          // the plan's steps, then one turn to answer
-          stopWhen: stepCountIs(plan.length + 1),
-          prompt: agent.prompt,
-        });
+        await generateText(
+          observeToolCalls(
+            {
+              model: scriptedModel(plan),
+              tools: demoTools,
+              // the plan's steps, then one turn to answer
+              stopWhen: stepCountIs(plan.length + 1),
+              prompt: agent.prompt,
+            },
+            agent.listener,
+          ),
+        );
         return true;
       } catch (error) {
         span.setStatus({ code: SpanStatusCode.ERROR, message: String((error as Error)?.message ?? error) });

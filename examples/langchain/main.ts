@@ -11,6 +11,7 @@ import { OpenTelemetryToolCallListener } from 'otel-tool-calls';
 import { wrapTools } from 'otel-tool-calls/langchain';
 import { ATTR_GEN_AI_TOOL_CALL_ID, ATTR_TOOL_CALL_ERROR_OUTCOME } from 'otel-tool-calls/semconv';
 import { z } from 'zod';
+import { spanAttributes } from '../span-attributes.js';
 
 // OpenTelemetry wiring; in an app, `startToolCallTelemetry()` from `otel-tool-calls/setup` does this.
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
@@ -51,9 +52,7 @@ for (const message of toolMessages) console.log(`ToolMessage ${message.tool_call
 console.log('\nspans:');
 for (const span of exporter.getFinishedSpans()) {
   const status = span.status.code === SpanStatusCode.ERROR ? `ERROR "${span.status.message}"` : 'OK';
-  const extra = [ATTR_GEN_AI_TOOL_CALL_ID, ATTR_ERROR_TYPE, ATTR_TOOL_CALL_ERROR_OUTCOME]
-    .filter((key) => key in span.attributes)
-    .map((key) => `${key}=${span.attributes[key]}`);
-  console.log(`${span.name} ${status} ${extra.join(' ')}`);
+  const shown = [ATTR_GEN_AI_TOOL_CALL_ID, ATTR_ERROR_TYPE, ATTR_TOOL_CALL_ERROR_OUTCOME];
+  console.log(`${span.name} ${status}${spanAttributes(span, shown)}`);
 }
 await provider.shutdown();

@@ -7,6 +7,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@open
 import { OpenTelemetryToolCallListener } from 'otel-tool-calls';
 import { instrumentServer } from 'otel-tool-calls/mcp';
 import { z } from 'zod';
+import { spanAttributes } from '../span-attributes.js';
 
 const spans = new InMemorySpanExporter();
 const tracerProvider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: spans })] });
@@ -41,11 +42,6 @@ for (const name of ['weather', 'forecast', 'alerts']) {
 }
 
 console.log('\nspans:');
-for (const span of spans.getFinishedSpans()) {
-  const { attributes } = span;
-  console.log(
-    `${span.name} type=${attributes['gen_ai.tool.type']} method=${attributes['mcp.method.name']}` +
-      ` id=${attributes['jsonrpc.request.id']} error.type=${attributes['error.type'] ?? '-'}`,
-  );
-}
+const shown = ['gen_ai.tool.type', 'mcp.method.name', 'jsonrpc.request.id', 'error.type'];
+for (const span of spans.getFinishedSpans()) console.log(`${span.name}${spanAttributes(span, shown)}`);
 await client.close();

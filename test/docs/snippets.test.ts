@@ -54,6 +54,11 @@ function extractSnippets(): Snippet[] {
 }
 
 const snippets = extractSnippets();
+/** The first snippet of each framework page: the one that shows the page's telemetry. */
+const frameworkPagesFirst = readdirSync(join(root, 'docs', 'frameworks')).flatMap((name) => {
+  const first = snippets.find((snippet) => snippet.origin.startsWith(`docs/frameworks/${name}:`));
+  return first ? [first] : [];
+});
 
 beforeAll(() => {
   rmSync(outDir, { recursive: true, force: true });
@@ -79,9 +84,17 @@ describe('the snippets of the README and docs/', () => {
       'docs/frameworks/claude-agent-sdk.md',
       'docs/frameworks/mastra.md',
       'docs/frameworks/google-adk.md',
+      'docs/frameworks/llamaindex.md',
+      'docs/frameworks/genkit.md',
     ]) {
       expect(origins).toContain(page);
     }
+  });
+
+  it("show their telemetry: each framework page's first snippet starts an SDK", () => {
+    expect(frameworkPagesFirst.length).toBe(readdirSync(join(root, 'docs', 'frameworks')).length);
+    for (const first of frameworkPagesFirst)
+      expect(first.code, first.origin).toMatch(/startToolCallTelemetry\(|new NodeSDK\(/);
   });
 
   it(
@@ -115,6 +128,8 @@ describe('the snippets of the README and docs/', () => {
         timeout: TIMEOUT,
       });
       expect(stdout.trim().length).toBeGreaterThan(0);
+      // a framework page's first snippet prints the spans of its tool calls (the console exporter's `name: '...'`)
+      if (frameworkPagesFirst.includes(snippet)) expect(stdout).toMatch(/^ {2}name: '(execute_tool|tools\/call) /m);
     },
     TIMEOUT,
   );

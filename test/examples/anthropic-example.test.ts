@@ -10,8 +10,8 @@ describe('examples/anthropic', () => {
     const { stdout } = await run('npx', ['tsx', 'examples/anthropic/main.ts'], { cwd: repoRoot });
     expect(stdout.trimEnd().split('\n')).toEqual([
       'model: Rain in Oslo; Atlantis is not on the map.',
-      'span: anthropic.custom_tool_use get_weather id=toolu_1 error.type=undefined outcome=undefined',
-      'span: anthropic.custom_tool_use get_weather id=toolu_2 error.type=Error outcome=reported',
+      'span: anthropic.custom_tool_use get_weather gen_ai.tool.call.id=toolu_1',
+      'span: anthropic.custom_tool_use get_weather gen_ai.tool.call.id=toolu_2 error.type=Error tool_call.error.outcome=reported',
     ]);
   }, 120_000); // a child process under npx tsx: slow on a busy machine, never timed
 });

@@ -10,8 +10,8 @@ describe('examples/claude-agent-sdk', () => {
     const { stdout } = await run('npx', ['tsx', 'examples/claude-agent-sdk/main.ts'], { cwd: repoRoot });
     expect(stdout.trimEnd().split('\n')).toEqual([
       'agent: Read the notes; 2 + 3 = 5.',
-      'span: execute_tool Read id=toolu_1 mcp=undefined',
-      'span: execute_tool mcp__calc__add id=toolu_2 mcp=tools/call',
+      'span: execute_tool Read gen_ai.tool.call.id=toolu_1',
+      'span: execute_tool mcp__calc__add gen_ai.tool.call.id=toolu_2 mcp.method.name=tools/call',
     ]);
   }, 120_000); // a child process under npx tsx and the SDK's CLI: slow on a busy machine, never timed
 });

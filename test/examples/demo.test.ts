@@ -1,12 +1,20 @@
-import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { UNKNOWN_TOOL } from '../../examples/demo/model-mistakes.js';
+import { type MetricsRow, parseMetricsTable, parseToolTable, startDemo, type TableRow } from '../helpers/demo.js';
 import { freePort } from '../helpers/free-port.js';
 import { otlpAttributes, startOtlpReceiver } from '../helpers/otlp-receiver.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const TOOLS = ['fetch_url', 'legacy_crm', 'send_email', 'sql_query', 'web_search'];
+/** Each tool's error policy (examples/demo/agents.ts); `_unknown`, the tools the app does not have, the default. */
+const POLICIES: Record<string, string> = {
+  _unknown: 'report',
+  fetch_url: 'report timeouts, rethrow resets',
+  legacy_crm: 'rethrow',
+  send_email: 'rethrow',
+  sql_query: 'report',
+  web_search: 'report',
+};
 /** The shortest latency each simulated tool can have (examples/demo/tools.ts), in ms. */
 const MIN_LATENCY_MS: Record<string, number> = {
   fetch_url: 20,
@@ -15,44 +23,16 @@ const MIN_LATENCY_MS: Record<string, number> = {
   sql_query: 20,
   web_search: 100,
 };
-const CHILD_BOUND_MS = 40_000;
-
-/** The demo as `npm start` runs it, bounded: killed (its process group) after CHILD_BOUND_MS. */
-function startDemo(args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn('npx', ['tsx', 'examples/demo/main.ts', ...args], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env },
-    detached: true, // its own process group, so that npx, tsx and node all go on a kill
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const kill = () => {
-    if (child.exitCode === null && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-  };
-  const timer = setTimeout(kill, CHILD_BOUND_MS);
-  const exited = new Promise<number | null>((resolve) => {
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-  });
-  return { exited, kill, output: () => ({ stdout, stderr }) };
-}
-
-/** Scrapes until the text has every tool's histogram and the error counter, or the demo ends (bounded). */
+/** Scrapes until the text has every tool's histogram, the error counter and the model's wrong calls, or the demo ends (bounded). */
 async function scrapeWhileRunning(url: string, running: () => boolean): Promise<string> {
   let last = '';
   for (let attempt = 0; attempt < 200 && running(); attempt++) {
     try {
       last = await (await fetch(url)).text();
       const complete =
-        TOOLS.every((tool) => last.includes(`gen_ai_tool_name="${tool}"`)) && last.includes('tool_call_errors_total{');
+        TOOLS.every((tool) => last.includes(`gen_ai_tool_name="${tool}"`)) &&
+        last.includes('tool_call_errors_total{') &&
+        ['AI_NoSuchToolError', 'AI_InvalidToolInputError'].every((type) => last.includes(`error_type="${type}"`));
       if (complete) return last;
     } catch {
       // not listening yet: tsx is still starting
@@ -62,25 +42,16 @@ async function scrapeWhileRunning(url: string, running: () => boolean): Promise<
   return last;
 }
 
-interface TableRow {
-  calls: number;
-  reported: number;
-  rethrown: number;
-  p50: number;
-  p95: number;
-  p99: number;
-}
-
-/** The rows of the "Tool calls" table, by tool name. */
-function parseToolTable(stdout: string): Map<string, TableRow> {
-  const rows = new Map<string, TableRow>();
-  for (const line of stdout.split('\n')) {
-    const match = /^([a-z_]+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$/.exec(line);
-    if (!match) continue;
-    const [calls, reported, rethrown, p50, p95, p99] = match.slice(2).map(Number) as number[];
-    rows.set(match[1] as string, { calls, reported, rethrown, p50, p95, p99 } as TableRow);
-  }
-  return rows;
+/** One sample line of the scraped text with all of `labels`, its value (undefined: no such line). */
+function sampleValue(text: string, metric: string, labels: Record<string, string>): number | undefined {
+  const line = text
+    .split('\n')
+    .find(
+      (candidate) =>
+        candidate.startsWith(`${metric}{`) &&
+        Object.entries(labels).every(([name, value]) => candidate.includes(`${name}="${value}"`)),
+    );
+  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
 }
 
 interface OtlpSpan {
@@ -92,7 +63,7 @@ interface OtlpSpan {
 }
 
 describe('examples/demo', () => {
-  it('serves per-tool metrics while running, prints the tool table and a span tree, exports nested spans', async () => {
+  it("serves per-tool metrics while running (the model's wrong calls too), prints them with each tool's policy, the spans' table and a span tree, exports nested spans", async () => {
     const receiver = await startOtlpReceiver();
     const port = await freePort();
     const demo = startDemo(['--duration', '3', '--rate', '5', '--metrics-port', String(port)], {
@@ -116,11 +87,45 @@ describe('examples/demo', () => {
       expect(metrics).toMatch(
         /tool_call_errors_total\{[^}]*gen_ai_tool_name="legacy_crm"[^}]*tool_call_error_outcome="rethrown"[^}]*\} \d+/,
       );
+      // the calls the model got wrong, counted as the package counts them: a tool the app does not have
+      // (`_unknown` in metrics), and arguments the schema refuses; reported to the model (their policy)
+      const wrong = { tool_call_error_source: 'model', tool_call_error_outcome: 'reported' };
+      expect(
+        sampleValue(metrics, 'tool_call_errors_total', {
+          ...wrong,
+          gen_ai_tool_name: '_unknown',
+          error_type: 'AI_NoSuchToolError',
+        }),
+      ).toBeGreaterThan(0);
+      expect(
+        sampleValue(metrics, 'tool_call_errors_total', {
+          ...wrong,
+          gen_ai_tool_name: 'sql_query',
+          error_type: 'AI_InvalidToolInputError',
+        }),
+      ).toBeGreaterThan(0);
 
-      // the table: every tool called, the always-failing one failing every time (its policy: rethrow)
+      // the metrics table: what the endpoint served at the end, each tool with its error policy
+      const metricsTable = parseMetricsTable(stdout);
+      expect(Object.fromEntries([...metricsTable].map(([tool, row]) => [tool, row.policy]))).toEqual(POLICIES);
+      const unknown = metricsTable.get('_unknown') as MetricsRow;
+      expect(unknown.calls).toBeGreaterThan(0);
+      expect(unknown).toMatchObject({ reported: unknown.calls, rethrown: 0, wrongByModel: unknown.calls, p95: '-' });
+      expect(metricsTable.get('sql_query')?.wrongByModel).toBeGreaterThan(0);
+      for (const tool of ['fetch_url', 'legacy_crm', 'send_email', 'web_search']) {
+        expect(metricsTable.get(tool)?.wrongByModel, tool).toBe(0);
+      }
+
+      // the spans' table: every tool called, the always-failing one failing every time (its policy: rethrow)
       const table = parseToolTable(stdout);
       expect([...table.keys()]).toEqual(TOOLS);
       for (const [tool, row] of table) {
+        // the same calls as the metrics, less the model's wrong ones (the tool never ran them)
+        const counted = metricsTable.get(tool) as MetricsRow;
+        expect(row.calls, tool).toBe(counted.calls - counted.wrongByModel);
+        expect(row.reported, tool).toBe(counted.reported - counted.wrongByModel);
+        expect(row.rethrown, tool).toBe(counted.rethrown);
+        expect(Number(counted.p95), tool).toBeGreaterThan(0);
         expect(row.calls, tool).toBeGreaterThan(0);
         expect(row.reported + row.rethrown, tool).toBeLessThanOrEqual(row.calls);
         // a simulated latency is a lower bound (1 ms of slack for timer rounding)
@@ -159,7 +164,10 @@ describe('examples/demo', () => {
           .map((span) => [span.spanId, otlpAttributes(span.attributes)['gen_ai.agent.name']]),
       );
       const toolSpans = spans.filter((span) => span.name.startsWith('execute_tool '));
-      expect(new Set(toolSpans.map((span) => span.name.slice('execute_tool '.length)))).toEqual(new Set(TOOLS));
+      // the span of a call to a tool the app does not have keeps the name the model used
+      expect(new Set(toolSpans.map((span) => span.name.slice('execute_tool '.length)))).toEqual(
+        new Set([...TOOLS, UNKNOWN_TOOL]),
+      );
       for (const span of toolSpans) {
         expect(agentsBySpanId.get(span.parentSpanId ?? ''), span.name).toBe(
           otlpAttributes(span.attributes)['gen_ai.agent.name'],

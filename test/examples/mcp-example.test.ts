@@ -15,10 +15,13 @@ describe('examples/mcp', () => {
     expect(lines).toContain("alerts: error -> Tool 'alerts' failed: no alert feed for Oslo");
     const spans = lines.filter((line) => line.startsWith('tools/call'));
     expect(spans).toHaveLength(3);
-    expect(spans.every((line) => line.includes('type=extension method=tools/call'))).toBe(true);
-    expect(spans.find((line) => line.startsWith('tools/call weather '))).toMatch(/ id=\d+ error\.type=-$/);
+    expect(spans.every((line) => line.includes(' gen_ai.tool.type=extension mcp.method.name=tools/call '))).toBe(true);
+    expect(spans.find((line) => line.startsWith('tools/call weather '))).toMatch(/ jsonrpc\.request\.id=\d+$/);
     // a tool that throws and one that returns isError: both tool_error, as the MCP conventions ask
-    expect(spans.find((line) => line.startsWith('tools/call forecast '))).toMatch(/error\.type=tool_error$/);
-    expect(spans.find((line) => line.startsWith('tools/call alerts '))).toMatch(/error\.type=tool_error$/);
+    expect(spans.find((line) => line.startsWith('tools/call forecast '))).toMatch(/ error\.type=tool_error$/);
+    expect(spans.find((line) => line.startsWith('tools/call alerts '))).toMatch(/ error\.type=tool_error$/);
+    // the other operations' spans print what they have: no attribute they lack, never `undefined`
+    expect(lines).toContain('notifications/initialized mcp.method.name=notifications/initialized');
+    expect(stdout).not.toContain('undefined');
   }, 120_000); // a child process under npx tsx: slow on a busy machine, never timed
 });

@@ -7,7 +7,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import {
@@ -19,68 +18,13 @@ import {
 } from '../helpers/prometheus.js';
 import { binaryRows } from '../helpers/service-binaries.js';
 import { sloRulesWithShortWaits } from '../helpers/slo-rules-copy.js';
+import { allQueries, dashboard, hasData, interpolate, type Panel, rulesFile, sloRulesFile } from './dashboard.js';
 import { type InstrumentedApp, startInstrumentedApp } from './instrumented-app.js';
 
-interface Target {
-  refId: string;
-  expr: string;
-  instant?: boolean;
-  datasource: { type: string; uid: string };
-}
-interface Panel {
-  id: number;
-  title: string;
-  type: string;
-  datasource: { type: string; uid: string };
-  /** none for a row */
-  targets?: Target[];
-  fieldConfig?: {
-    defaults: { links?: Array<{ url: string }> };
-    overrides: Array<{ properties: Array<{ id: string; value: unknown }> }>;
-  };
-}
-interface Variable {
-  name: string;
-  allValue: string;
-  query: { query: string };
-}
-interface Dashboard {
-  title: string;
-  panels: Panel[];
-  templating: { list: Variable[] };
-}
-
-const dashboard = JSON.parse(
-  readFileSync(
-    fileURLToPath(new URL('../../observability/grafana/dashboards/tool-calls.json', import.meta.url)),
-    'utf8',
-  ),
-) as Dashboard;
-const rulesFile = fileURLToPath(new URL('../../observability/prometheus/rules/tool-calls.rules.yml', import.meta.url));
-const sloRulesFile = fileURLToPath(
-  new URL('../../observability/prometheus/rules/tool-calls-slo.rules.yml', import.meta.url),
-);
 const prometheusBinaries = binaryRows('prometheus', { binary: 'prometheus', package: 'prometheus' });
-
-/**
- * Grafana's substitution for the few variables the dashboard uses. The rate window is wider than four
- * 1 s scrapes, as Grafana's $__rate_interval is for its scrape interval.
- */
-function interpolate(expr: string, values: Record<string, string>): string {
-  return expr
-    .replaceAll('$__rate_interval', '15s')
-    .replaceAll('$__range', '5m')
-    .replace(/\$(\w+)/g, (whole, name: string) => values[name] ?? whole);
-}
 
 function escapeRegex(value: string): string {
   return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** A finite number somewhere in the result: Grafana would draw something. */
-function hasData(series: readonly PrometheusSeries[]): boolean {
-  const samples = series.flatMap((s) => (s.value ? [s.value] : (s.values ?? [])));
-  return samples.some(([, value]) => Number.isFinite(Number(value)));
 }
 
 /** The series labels a panel's data links read (`${__field.labels.X}`, `${__data.fields.X}`): each series must carry them. */
@@ -105,8 +49,6 @@ function linksOf(panel: Panel): Array<{ url: string }> {
     ),
   ];
 }
-
-const allQueries = dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => ({ panel, target })));
 
 describe.each(prometheusBinaries)('Tool calls dashboard on a real Prometheus: $label', ({ gate: prometheusGate }) => {
   let prometheus: RunningPrometheus | undefined;

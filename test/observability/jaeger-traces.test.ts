@@ -9,6 +9,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseMetricsTable, parseToolTable } from '../helpers/demo.js';
 import { freePort } from '../helpers/free-port.js';
 import { type JaegerSpan, parentOf, type RunningJaeger, startJaeger, tag } from '../helpers/jaeger.js';
 import { skipOrFail, waitFor } from '../helpers/prometheus.js';
@@ -133,26 +134,25 @@ describe('traces in the real Jaeger v2', () => {
       ['--duration', '3', '--rate', '5', '--metrics-port', String(metricsPort)],
       { OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpHttpUrl, OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1' },
     );
-    // the demo's own accounts: its tool table (calls, errors reported, errors rethrown) and the spans delivered
-    const table = new Map<string, { calls: number; errors: number }>();
-    for (const line of stdout.split('\n')) {
-      const row = /^([a-z_]+)\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+\s+\d+\s+\d+$/.exec(line);
-      if (row) table.set(row[1]!, { calls: Number(row[2]), errors: Number(row[3]) + Number(row[4]) });
-    }
+    // the demo's own accounts: the calls its tools ran (its spans' table), every call its metrics counted
+    // (the model's wrong ones too, each an execute_tool span as well), and the spans delivered
+    const table = parseToolTable(stdout);
+    const counted = [...parseMetricsTable(stdout).values()].reduce((sum, row) => sum + row.calls, 0);
     const delivered = Number(/^Traces: (\d+) spans delivered to /m.exec(stdout)?.[1]);
-    const calls = [...table.values()].reduce((sum, row) => sum + row.calls, 0);
     expect(table.size, stdout).toBe(5);
-    expect(calls).toBeGreaterThan(0);
+    expect(counted).toBeGreaterThan(0);
 
-    const { tools, spans } = await toolSpansInJaeger(jaeger, 'tool-calls-demo', calls);
+    const { tools, spans } = await toolSpansInJaeger(jaeger, 'tool-calls-demo', counted);
     expect(spans).toHaveLength(delivered); // every span the exporter delivered is stored, no more
+    expect(tools).toHaveLength(counted);
+    const ran = tools.filter(({ span }) => tag(span.tags, 'tool_call.error.source') !== 'model');
     for (const [tool, row] of table) {
-      const ofTool = tools.filter(({ span }) => span.operationName === `execute_tool ${tool}`).map(({ span }) => span);
+      const ofTool = ran.filter(({ span }) => span.operationName === `execute_tool ${tool}`).map(({ span }) => span);
       expect(ofTool, tool).toHaveLength(row.calls);
       expect(
         ofTool.filter((span) => tag(span.tags, 'error') === true),
         tool,
-      ).toHaveLength(row.errors);
+      ).toHaveLength(row.reported + row.rethrown);
       for (const span of ofTool.filter((s) => tag(s.tags, 'error') === true)) {
         expect(exceptionLog(span), tool).toBeDefined();
       }
