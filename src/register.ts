@@ -22,10 +22,10 @@ import { ESM_HOOKED_FILES } from './instrumentation/hooked-files.js';
 import { ToolCallsInstrumentation } from './instrumentation/tool-calls-instrumentation.js';
 import { LeanNodeSdk } from './internal/lean-node-sdk.js';
 import { loadOptionalPackage } from './internal/optional-package.js';
+import { shutdownTimeoutMs } from './internal/shutdown-timeout.js';
 import { startGivingWayToTheAppsSdk } from './register/app-sdk.js';
 import { registerNodeHooks, zeroCodeReach } from './register/esm-hooks.js';
 import { flushAtExit } from './register/exit-flush.js';
-import { shutdownTimeoutMs } from './register/shutdown-timeout.js';
 
 // Not in other threads: Node runs `--require` preloads in the module hooks' own thread too, and
 // an app's worker threads would each start an SDK of their own.
