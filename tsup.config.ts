@@ -14,4 +14,7 @@ export default defineConfig({
   treeshake: true,
   // import.meta.url in the CommonJS build: optional peers are required relative to the package's own files
   shims: true,
+  // every package is the app's own copy, never bundled: tsup externalizes only what package.json declares,
+  // and it declares no framework or SDK package (design.md §1)
+  skipNodeModulesBundle: true,
 });

@@ -18,14 +18,14 @@
  * @module
  */
 import { isMainThread } from 'node:worker_threads';
-import { ESM_HOOKED_FILES } from './instrumentation/hooked-files.js';
+import { hookFrameworkModulesOnce } from './instrumentation/esm-loader-hook.js';
 import { ToolCallsInstrumentation } from './instrumentation/tool-calls-instrumentation.js';
 import { LeanNodeSdk } from './internal/lean-node-sdk.js';
 import { loadOptionalPackage } from './internal/optional-package.js';
+import { shutdownTimeoutMs } from './internal/shutdown-timeout.js';
 import { startGivingWayToTheAppsSdk } from './register/app-sdk.js';
-import { registerNodeHooks, zeroCodeReach } from './register/esm-hooks.js';
+import { zeroCodeReach } from './register/esm-hooks.js';
 import { flushAtExit } from './register/exit-flush.js';
-import { shutdownTimeoutMs } from './register/shutdown-timeout.js';
 
 // Not in other threads: Node runs `--require` preloads in the module hooks' own thread too, and
 // an app's worker threads would each start an SDK of their own.
@@ -57,5 +57,5 @@ function start(): void {
   // only (every other module loads untouched). Installed once the SDK has loaded: Node's in-thread
   // hooks (22+) see every require() too, and the SDK's few hundred files need none of them.
   // CommonJS needs no hook: require-in-the-middle.
-  if (reach === 'all') registerNodeHooks(ESM_HOOKED_FILES, import.meta.url);
+  if (reach === 'all') hookFrameworkModulesOnce(import.meta.url);
 }

@@ -8,8 +8,10 @@ import type * as SdkMetrics from '@opentelemetry/sdk-metrics';
 // sdk-trace, not sdk-trace-base: the latter is gone from SDK 3.x (sdk-trace exists from 2.9 on)
 import type * as SdkTrace from '@opentelemetry/sdk-trace';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
+import { boundedShutdown } from './internal/bounded-shutdown.js';
 import { LeanNodeSdk } from './internal/lean-node-sdk.js';
 import { loadOptionalPackage } from './internal/optional-package.js';
+import { SHUTDOWN_TIMEOUT_VARIABLE, shutdownTimeoutMs } from './internal/shutdown-timeout.js';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from './otel/stable-semconv.js';
 
 /** The Prometheus exporter's own default port. */
@@ -46,7 +48,11 @@ export interface ToolCallTelemetryOptions {
 export interface ToolCallTelemetry {
   /** The Prometheus endpoint, when `metrics` is `'prometheus'`. */
   readonly metricsUrl?: string;
-  /** Flushes and stops everything; resolves even if an exporter is down. */
+  /**
+   * Flushes and stops everything, waiting `OTEL_TOOL_CALLS_SHUTDOWN_TIMEOUT_MS` at most (1000 ms by
+   * default); resolves even if an exporter is down, with one line on stderr when the telemetry not yet
+   * exported could not be delivered (then what the exporters still hold no longer keeps the process alive).
+   */
   shutdown(): Promise<void>;
 }
 
@@ -126,7 +132,13 @@ export function startToolCallTelemetry(options: ToolCallTelemetryOptions): ToolC
       '@opentelemetry/exporter-prometheus',
       "metrics: 'prometheus'",
     );
-    metricReaders.push(new PrometheusExporter({ port, ...(host ? { host } : {}) }));
+    // the exporter says a failure to listen only through diag (silent by default): metrics the user
+    // then scrapes at that port are another process's
+    metricReaders.push(
+      new PrometheusExporter({ port, ...(host ? { host } : {}) }, (error) => {
+        if (error) console.warn(prometheusNotServed(error, host, port));
+      }),
+    );
   }
   if (metrics === 'otlp') {
     const { PeriodicExportingMetricReader } = load<typeof SdkMetrics>('@opentelemetry/sdk-metrics', "metrics: 'otlp'");
@@ -161,23 +173,50 @@ export function startToolCallTelemetry(options: ToolCallTelemetryOptions): ToolC
   );
   sdk.start();
 
+  const stop = async () => {
+    const timeoutMs = shutdownTimeoutMs();
+    const ended = await boundedShutdown(() => sdk.shutdown(), timeoutMs);
+    // with no collector, the OTLP exporters retry for 10 s, silently: one line instead
+    if (ended.outcome === 'timed-out') {
+      console.warn(
+        `otel-tool-calls: telemetry not delivered: the exporters had not finished ${timeoutMs} ms after ` +
+          `shutdown() (is the collector running?); ${SHUTDOWN_TIMEOUT_VARIABLE} sets how long shutdown() waits`,
+      );
+    } else if (ended.outcome === 'failed') {
+      console.warn(`otel-tool-calls: telemetry not delivered at shutdown(): ${firstLine(ended.error)}`);
+    }
+    // the providers are dead after shutdown: unregister them, so that a later start can register its own
+    trace.disable();
+    metricsApi.disable();
+    context.disable();
+    propagation.disable();
+  };
   let stopping: Promise<void> | undefined;
   return {
     metricsUrl: metrics === 'prometheus' ? `http://${host ?? 'localhost'}:${port}/metrics` : undefined,
     shutdown: () => {
-      // the providers are dead after shutdown: unregister them, so that a later start can register its own
-      stopping ??= sdk
-        .shutdown()
-        .catch(() => undefined)
-        .then(() => {
-          trace.disable();
-          metricsApi.disable();
-          context.disable();
-          propagation.disable();
-        });
+      stopping ??= stop();
       return stopping;
     },
   };
+}
+
+/** The one line for a Prometheus endpoint that could not listen (a port in use, a host not of this machine). */
+function prometheusNotServed(error: Error, host: string | undefined, port: number): string {
+  const where = `${host ?? 'localhost'}:${port}`;
+  if ((error as { code?: unknown }).code === 'EADDRINUSE') {
+    return (
+      `otel-tool-calls: no Prometheus metrics from this process: port ${port} is in use (http://${where}/metrics ` +
+      "is another process's); set prometheusPort or OTEL_EXPORTER_PROMETHEUS_PORT"
+    );
+  }
+  return `otel-tool-calls: no Prometheus metrics from this process: cannot listen on ${where}: ${firstLine(error)}`;
+}
+
+/** An error's message as one line of at most 300 characters: it comes from an exporter or the OS. */
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return (message.split('\n', 1)[0] ?? '').slice(0, 300);
 }
 
 /** The standard `OTEL_BSP_*` variables: sdk-trace's processor does not read them itself. */

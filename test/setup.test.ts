@@ -1,8 +1,63 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { functionToolCallback, OpenTelemetryToolCallListener, ToolCallListeners } from 'otel-tool-calls';
 import { startToolCallTelemetry } from 'otel-tool-calls/setup';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { freePort } from './helpers/free-port.js';
 import { otlpAttributes, startOtlpReceiver } from './helpers/otlp-receiver.js';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const source = (file: string) => pathToFileURL(join(root, 'src', file)).href;
+
+/**
+ * A user's program, in a process of its own (how long it takes to end, what it prints on stderr):
+ * a tool call observed under startToolCallTelemetry(options), `then` (code), then
+ * `await telemetry.shutdown()`. It prints the tool's result, how long shutdown() took and, at exit,
+ * how long after shutdown() the process ended.
+ */
+async function runProgram(options: string, env: NodeJS.ProcessEnv, then = '') {
+  const dir = await mkdtemp(join(tmpdir(), 'otel-tool-calls-setup-'));
+  try {
+    const program = join(dir, 'main.mts');
+    await writeFile(
+      program,
+      `import { functionToolCallback, OpenTelemetryToolCallListener, ToolCallListeners } from '${source('index.ts')}';
+      import { startToolCallTelemetry } from '${source('setup.ts')}';
+      const telemetry = startToolCallTelemetry(${options});
+      const weather = functionToolCallback({ name: 'weather' }, async () => 'sunny');
+      console.log(await ToolCallListeners.wrap(weather, new OpenTelemetryToolCallListener()).call({}));
+      ${then}
+      const stopping = performance.now();
+      process.on('exit', () => console.log('ended ' + Math.round(performance.now() - stopping)));
+      await telemetry.shutdown();
+      console.log('shutdown ' + Math.round(performance.now() - stopping));`,
+    );
+    // tsx from the repository: the program imports the package's sources
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', program], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      timeout: 60_000,
+    });
+    const lines = stdout.trim().split('\n');
+    const ms = (name: string) => Number(lines.find((line) => line.startsWith(`${name} `))?.slice(name.length + 1));
+    return {
+      lines,
+      result: lines[0],
+      shutdownMs: ms('shutdown'),
+      endedMs: ms('ended'),
+      stderr: stderr.trim().split('\n'),
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -78,4 +133,61 @@ describe('startToolCallTelemetry', () => {
     expect(() => start({ serviceName: 's', serviceVersion: 1 })).toThrow(/`serviceVersion` must be a string/);
     expect(() => start({ serviceName: 's', prometheusHost: 0 })).toThrow(/`prometheusHost` must be a string/);
   });
+
+  // the OTLP exporter retries a refused connection 5 times, after 1, 1.5, 2.25, 3.4 and 5 s (each −20 %
+  // at most): 10.5 s at the least, with OTEL_EXPORTER_OTLP_TIMEOUT long enough to let it
+  const EXPORTER_RETRIES_MS = 10_000;
+
+  it('shutdown() with no collector returns after OTEL_TOOL_CALLS_SHUTDOWN_TIMEOUT_MS, not the exporter’s retries, says so in one line on stderr, and the app ends', async () => {
+    const closedPort = await freePort();
+    const run = await runProgram(`{ serviceName: 'no-collector', metrics: 'none' }`, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${closedPort}`,
+      OTEL_EXPORTER_OTLP_TIMEOUT: '60000',
+      OTEL_TOOL_CALLS_SHUTDOWN_TIMEOUT_MS: '100',
+    });
+    expect(run.result).toBe('sunny');
+    expect(run.shutdownMs).toBeLessThan(EXPORTER_RETRIES_MS);
+    // the retries still pending no longer keep the process alive
+    expect(run.endedMs).toBeLessThan(EXPORTER_RETRIES_MS);
+    expect(run.stderr).toEqual([
+      'otel-tool-calls: telemetry not delivered: the exporters had not finished 100 ms after shutdown() ' +
+        '(is the collector running?); OTEL_TOOL_CALLS_SHUTDOWN_TIMEOUT_MS sets how long shutdown() waits',
+    ]);
+  }, 60_000);
+
+  it('shutdown() unset: bounded by the default 1000 ms, as register’s exit flush', async () => {
+    const closedPort = await freePort();
+    const run = await runProgram(`{ serviceName: 'no-collector', metrics: 'none' }`, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${closedPort}`,
+      OTEL_EXPORTER_OTLP_TIMEOUT: '60000',
+      OTEL_TOOL_CALLS_SHUTDOWN_TIMEOUT_MS: '',
+    });
+    expect(run.shutdownMs).toBeLessThan(EXPORTER_RETRIES_MS);
+    expect(run.endedMs).toBeLessThan(EXPORTER_RETRIES_MS);
+    expect(run.stderr).toEqual([expect.stringContaining('the exporters had not finished 1000 ms after shutdown()')]);
+  }, 60_000);
+
+  it('a Prometheus port in use is one line on stderr naming the port and the fix, never silence', async () => {
+    // another process's metrics endpoint
+    const taken = createServer((_request, response) => response.end('# the other process'));
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const run = await runProgram(
+        `{ serviceName: 'port-taken', traces: 'none', prometheusPort: ${port}, prometheusHost: '127.0.0.1' }`,
+        {},
+        // the app runs on (its exporter tries to listen), and what its metrics URL serves is not its own
+        'console.log(await (await fetch(telemetry.metricsUrl)).text());',
+      );
+      expect(run.result).toBe('sunny');
+      expect(run.lines[1]).toBe('# the other process');
+      expect(run.stderr).toEqual([
+        `otel-tool-calls: no Prometheus metrics from this process: port ${port} is in use ` +
+          `(http://127.0.0.1:${port}/metrics is another process's); set prometheusPort or OTEL_EXPORTER_PROMETHEUS_PORT`,
+      ]);
+    } finally {
+      taken.closeAllConnections();
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  }, 60_000);
 });

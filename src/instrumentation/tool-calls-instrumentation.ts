@@ -14,6 +14,7 @@ import { aiSdkModules } from './ai-sdk.js';
 import { anthropicModules } from './anthropic.js';
 import { claudeAgentSdkModules } from './claude-agent-sdk.js';
 import { CommonJsSubpathHooks } from './commonjs-subpaths.js';
+import { hookFrameworkModulesOnce } from './esm-loader-hook.js';
 import { genkitModules } from './genkit.js';
 import { googleAdkModules } from './google-adk.js';
 import { langchainModules } from './langchain.js';
@@ -75,6 +76,8 @@ export class ToolCallsInstrumentation extends InstrumentationBase<ToolCallsInstr
   override enable(): void {
     super.enable();
     this.subpathHooks.enable();
+    // ES modules: NodeSDK and @vercel/otel register no loader hook (a framework imported would go unpatched)
+    hookFrameworkModulesOnce(import.meta.url);
   }
 
   override disable(): void {

@@ -26,7 +26,9 @@ export function isSupported(version: string | undefined, { from, belowMajor }: S
 
 /**
  * Says once per module, through `diag`, that a loaded framework version is outside the declared
- * range and is left alone (InstrumentationBase skips it silently).
+ * range and is left alone (InstrumentationBase skips it silently), and how to install a supported one.
+ * The frameworks are in no dependency field of package.json (design.md §1): these ranges, declared
+ * with each framework's patch in src/instrumentation/, are the only place they are checked.
  */
 export function noticeUnsupported(
   logger: DiagLogger,
@@ -39,7 +41,7 @@ export function noticeUnsupported(
       told = true;
       logger.warn(
         `${name} ${version ?? '(unknown version)'} is outside the supported range ${declaredRange(supported)}: ` +
-          'its tool calls are not observed',
+          `its tool calls are not observed (install a supported one: npm install "${name}@${declaredRange(supported)}")`,
       );
     }
     return exports;

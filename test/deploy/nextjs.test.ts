@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/free-port.js';
 import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
 import { waitFor } from '../helpers/prometheus.js';
+import { packPackage } from '../helpers/readme-install.js';
 import { answers, type ServerProcess, startServerProcess } from '../helpers/server-process.js';
 import { type ExportedSpan, metricsOf, root, spansOf } from '../register/run-app.js';
 
@@ -67,8 +68,7 @@ describe.skipIf(!installed)('examples/nextjs (Next.js 16, next build and next st
     // node_modules holds every optional peer and would hide an import of one the app does not have)
     const packDir = mkdtempSync(join(tmpdir(), 'otel-tool-calls-nextjs-'));
     try {
-      const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: root });
-      const tarball = join(packDir, JSON.parse(stdout)[0].filename);
+      const tarball = packPackage(packDir);
       await run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefer-offline', tarball], {
         cwd: app,
         timeout: 180_000,

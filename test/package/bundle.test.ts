@@ -1,38 +1,15 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { distName, ENTRY_POINTS, type Subpath } from '../../entry-points.js';
+import { ADAPTER_FRAMEWORKS, isFrameworkPackage } from './framework-packages.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const manifest = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as {
-  peerDependenciesMeta: Record<string, { optional?: boolean }>;
-};
 
-/** The optional peers that are agent frameworks (the OpenTelemetry SDK packages are the other optional peers). */
-const FRAMEWORKS = Object.keys(manifest.peerDependenciesMeta).filter((name) => !name.startsWith('@opentelemetry/'));
-
-/**
- * The frameworks an entry point may reach: an adapter its own, every other entry point none. An
- * adapter's entry point added to entry-points.ts needs its row here (the test says so).
- */
-const NEEDED: Partial<Record<Subpath, RegExp>> = {
-  './ai-sdk': /^ai$/,
-  './mcp': /^@modelcontextprotocol\//,
-  './langchain': /^@langchain\/core$/,
-  './openai-agents': /^@openai\/agents(-core)?$/,
-};
-// the adapters the other issues add, by subpath (matched once their entry points exist)
-const MORE_NEEDED: Record<string, RegExp> = {
-  './anthropic': /^@anthropic-ai\/sdk$/,
-  './claude-agent-sdk': /^@anthropic-ai\/claude-agent-sdk$/,
-  './mastra': /^@mastra\//,
-  './google-adk': /^@google\/adk$/,
-  './llamaindex': /^@llamaindex\//,
-  './genkit': /^(genkit|@genkit-ai\/.*)$/,
-};
 const isAdapter = (subpath: Subpath) => ENTRY_POINTS[subpath].startsWith('src/adapters/');
-const neededBy = (subpath: Subpath): RegExp | undefined => NEEDED[subpath] ?? MORE_NEEDED[subpath];
+/** The frameworks an entry point may reach: an adapter its own, every other entry point none. */
+const neededBy = (subpath: Subpath): RegExp | undefined => ADAPTER_FRAMEWORKS[subpath];
 
 const packageOf = (specifier: string) =>
   specifier
@@ -41,7 +18,7 @@ const packageOf = (specifier: string) =>
     .join('/');
 
 /**
- * Records each framework the bundle imports, and fails the bundle (as a bundler does when the peer
+ * Records each framework the bundle imports, and fails the bundle (as a bundler does when the framework
  * is not installed) on one the entry point does not need. Everything else is bundled, as an app's
  * bundler would: `@opentelemetry/*` from node_modules, Node's built-ins left to the runtime.
  */
@@ -51,10 +28,10 @@ function frameworkGuard(subpath: Subpath, reached: Set<string>): Plugin {
     setup(bundle) {
       bundle.onResolve({ filter: /^[^./]/ }, (args) => {
         const name = packageOf(args.path);
-        if (!FRAMEWORKS.includes(name)) return undefined;
+        if (!isFrameworkPackage(name)) return undefined;
         reached.add(name);
         if (neededBy(subpath)?.test(name)) return { path: args.path, external: true };
-        return { errors: [{ text: `Could not resolve "${args.path}" (the optional peer is not installed)` }] };
+        return { errors: [{ text: `Could not resolve "${args.path}" (the framework is not installed)` }] };
       });
     },
   };
@@ -78,12 +55,26 @@ beforeAll(() => {
   if (!existsSync(`${root}dist/index.js`)) throw new Error('dist/ is missing: run `npx tsup` (npm test builds first)');
 });
 
+describe('dist/', () => {
+  it('has no copy of a package: every framework and SDK package is imported from the app', () => {
+    // esbuild heads each module it bundles with a `// <its path>` comment; tsup's own shim
+    // (import.meta.url in CommonJS) is the one file of node_modules that belongs in dist/
+    const bundling = readdirSync(`${root}dist`)
+      .filter((file) => /\.c?js$/.test(file))
+      .filter((file) => /^\/\/ \S*node_modules\/(?!tsup\/assets\/)/m.test(readFileSync(`${root}dist/${file}`, 'utf8')));
+    expect(bundling).toEqual([]);
+  });
+});
+
 describe('bundling each entry point (esbuild)', () => {
   for (const subpath of Object.keys(ENTRY_POINTS) as Subpath[]) {
     for (const format of ['esm', 'cjs'] as const) {
       it(`${subpath} (${format}) bundles without a framework it does not need`, async () => {
         if (isAdapter(subpath)) {
-          expect(neededBy(subpath), `add ${subpath}'s framework packages to NEEDED in this test`).toBeDefined();
+          expect(
+            neededBy(subpath),
+            `add ${subpath}'s framework packages to ADAPTER_FRAMEWORKS (framework-packages.ts)`,
+          ).toBeDefined();
         }
         const { reached } = await bundleEntry(subpath, format);
         const needed = neededBy(subpath);

@@ -1,62 +1,36 @@
 /**
- * This package installed beside Genkit, as a Genkit user does it: the packed tarball and
- * `genkit` 1.42.0 in an empty app, with npm's own peer resolution (no `--legacy-peer-deps`).
+ * This package installed beside Genkit, as a Genkit user does it: the packed tarball added to an app
+ * with `genkit` 1.42.0, with npm's own peer resolution (no `--legacy-peer-deps`).
  * Genkit depends on the OpenTelemetry SDK 1.x line (`sdk-node` 0.52, `context-async-hooks` 1.25),
  * which npm hoists to the app's node_modules: an optional peer range of this package on those
  * packages made the install fail with ERESOLVE.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type InstalledApp, installIntoExistingApp, runInApp } from '../helpers/readme-install.js';
 
-const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const GENKIT_VERSION = '1.42.0';
 
-let app: string;
-let installed: { stdout: string; stderr: string };
+let app: InstalledApp;
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'dist', 'setup.js'))) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
-  app = mkdtempSync(join(tmpdir(), 'otel-tool-calls-genkit-'));
-  const packed = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--pack-destination', app], { cwd: root, encoding: 'utf8' }),
-  );
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'genkit-app', private: true, type: 'module' }));
-  // from the npm cache when it has them (the registry otherwise)
-  installed = await run(
-    'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--prefer-offline',
-      `genkit@${GENKIT_VERSION}`,
-      join(app, packed[0].filename),
-    ],
-    { cwd: app, timeout: 300_000 },
-  );
-}, 330_000);
+  app = await installIntoExistingApp([`genkit@${GENKIT_VERSION}`]);
+}, 630_000);
 
-// a Genkit app's node_modules is large: removing it takes a while on a busy machine
-afterAll(() => rmSync(app, { recursive: true, force: true }), 120_000);
+afterAll(() => app?.remove());
 
 const versionIn = (name: string) =>
-  JSON.parse(readFileSync(join(app, 'node_modules', name, 'package.json'), 'utf8')).version as string;
+  JSON.parse(readFileSync(join(app.dir, 'node_modules', name, 'package.json'), 'utf8')).version as string;
 
 /** Runs an ES module program in the app; what it prints. */
-async function node(program: string): Promise<string> {
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', program], { cwd: app, timeout: 60_000 });
-  return stdout.trim();
-}
+const node = (program: string) => runInApp(app, program);
 
 describe(`installing otel-tool-calls beside genkit ${GENKIT_VERSION}`, () => {
   it('installs with no peer conflict and no flags, beside the SDK 1.x packages Genkit brings', () => {
-    expect(installed.stderr).not.toMatch(/ERESOLVE/);
+    expect(app.added.stderr).not.toMatch(/ERESOLVE/);
     expect(versionIn('genkit')).toBe(GENKIT_VERSION);
     expect(versionIn('otel-tool-calls')).toBe(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version);
     // what made the optional peer ranges conflict: Genkit's SDK line, hoisted to the app

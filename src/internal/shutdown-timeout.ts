@@ -1,6 +1,9 @@
-import { logger } from '../internal/logger.js';
+import { logger } from './logger.js';
 
-/** The variable that bounds register's flush at exit, in milliseconds. */
+/**
+ * The variable that bounds the last flush, in milliseconds: register's at exit, and
+ * `startToolCallTelemetry().shutdown()`'s.
+ */
 export const SHUTDOWN_TIMEOUT_VARIABLE = 'OTEL_TOOL_CALLS_SHUTDOWN_TIMEOUT_MS';
 
 /**
@@ -13,7 +16,7 @@ export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 1000;
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /**
- * How long register waits for its flush at exit: `OTEL_TOOL_CALLS_SHUTDOWN_TIMEOUT_MS`, a number of
+ * How long the last flush is waited for: `OTEL_TOOL_CALLS_SHUTDOWN_TIMEOUT_MS`, a number of
  * milliseconds from 0 (do not wait) to 2147483647. Unset or empty: the default; anything else: the
  * default, with a diag warning.
  */

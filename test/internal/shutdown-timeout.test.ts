@@ -3,10 +3,10 @@ import {
   DEFAULT_SHUTDOWN_TIMEOUT_MS,
   SHUTDOWN_TIMEOUT_VARIABLE,
   shutdownTimeoutMs,
-} from '../../src/register/shutdown-timeout.js';
+} from '../../src/internal/shutdown-timeout.js';
 import { useDiagLog } from '../helpers/diag-log.js';
 
-describe('OTEL_TOOL_CALLS_SHUTDOWN_TIMEOUT_MS: how long register waits for its flush at exit', () => {
+describe('OTEL_TOOL_CALLS_SHUTDOWN_TIMEOUT_MS: how long the last flush is waited for (register at exit, setup at shutdown)', () => {
   const logged = useDiagLog();
 
   it('unset or empty: 1000 ms, without a warning', () => {
