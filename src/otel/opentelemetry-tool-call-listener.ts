@@ -496,6 +496,8 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       // not a spread: a spread copy that gains a key (error.type) is dear on Node 20 (spanAttributes)
       const endAttributes = Object.assign({}, state.remoteAttributes, state.failureAttributes);
       if (state.errorType !== undefined) endAttributes[ATTR_ERROR_TYPE] = state.errorType;
+      // a tool the app does not have: one series, as in gen_ai.execute_tool.duration
+      endAttributes[ATTR_GEN_AI_TOOL_NAME] = state.metricToolName;
       recordRemoteCallDuration(instruments.meter, call, (endTime - state.startTime) / 1000, endAttributes);
     } catch (error) {
       logger.error(`could not record the protocol metric of '${state.toolName}'`, error);

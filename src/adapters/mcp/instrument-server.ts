@@ -117,7 +117,10 @@ export function instrumentServer<Server extends McpServerLike, Context = unknown
   };
   watchRejectedToolCalls(watch);
   const telemetry = operationTelemetryOf(listener);
-  const operations = telemetry === undefined ? undefined : { lowLevel, telemetry, facts: watch.facts };
+  const operations =
+    telemetry === undefined
+      ? undefined
+      : { lowLevel, telemetry, facts: watch.facts, hasPrompt: (name: string) => hasPrompt(server, name) };
   if (operations !== undefined) watchOperations(operations);
   // what the server sends the client (sampling/createMessage, elicitation/create, roots/list, ping,
   // notifications) carries its context, in a CLIENT span of its own with an OpenTelemetry listener
@@ -278,6 +281,17 @@ function instrumentTool(
       observed = observe(next);
     },
   });
+}
+
+/** Whether McpServer offers the prompt `name` (`_registeredPrompts` on both SDK lines), as it checks before answering. */
+function hasPrompt(server: object, name: string): boolean {
+  try {
+    const prompts = (server as { _registeredPrompts?: unknown })._registeredPrompts;
+    if (prompts === null || typeof prompts !== 'object' || !Object.hasOwn(prompts, name)) return false;
+    return (prompts as Record<string, { enabled?: unknown } | undefined>)[name]?.enabled !== false;
+  } catch {
+    return false;
+  }
 }
 
 /** The low-level Server's transport (both SDK lines have a `transport` getter). */
