@@ -16,6 +16,7 @@ import { seenVersion, watchInitialize } from './negotiated-version.js';
 import { extractTraceContext } from './propagation.js';
 import { markToolRan, observeUnhandledToolCall, watchRejectedToolCalls } from './rejected-requests.js';
 import { serverCall } from './remote-call.js';
+import { notePeerAnswers } from './sdk-own-errors.js';
 import type { McpServerLike } from './sdk-types.js';
 import { recordUnhandledRequest, watchOperations } from './server-operations.js';
 import { type HandlerRequest, requestOfExecutor, requestOfHandler, sessionIdOf } from './server-request.js';
@@ -127,6 +128,7 @@ export function instrumentServer<Server extends McpServerLike, Context = unknown
   if (lowLevel !== null && typeof lowLevel === 'object') {
     const sessionFacts = () => ({ ...watch.facts(), sessionId: sessionIdOf(transportOf(lowLevel)) });
     injectIntoMessages(lowLevel, telemetry === undefined ? undefined : { telemetry, facts: sessionFacts });
+    notePeerAnswers(lowLevel);
   }
   // the requests the SDK answers -32601 without a handler (unhandled-requests.ts)
   watchUnhandledRequests(lowLevel, (method, request) => {
