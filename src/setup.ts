@@ -10,6 +10,7 @@ import type * as SdkTrace from '@opentelemetry/sdk-trace';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
 import { LeanNodeSdk } from './internal/lean-node-sdk.js';
 import { loadOptionalPackage } from './internal/optional-package.js';
+import { endOpenSessions } from './otel/open-sessions.js';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from './otel/stable-semconv.js';
 
 /** The Prometheus exporter's own default port. */
@@ -165,6 +166,7 @@ export function startToolCallTelemetry(options: ToolCallTelemetryOptions): ToolC
   return {
     metricsUrl: metrics === 'prometheus' ? `http://${host ?? 'localhost'}:${port}/metrics` : undefined,
     shutdown: () => {
+      endOpenSessions(); // sessions still open (a stdio MCP server whose client left) end into the last export
       // the providers are dead after shutdown: unregister them, so that a later start can register its own
       stopping ??= sdk
         .shutdown()
