@@ -615,8 +615,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     try {
       const { toolName: name, toolType, startTime } = attempt;
       const shape = spanShape(name, call);
-      // the attempt's start on the wall clock: now, less the monotonic time since it started
-      const start = addMillis(wallClockNow(), startTime - clock.now());
+      const start = attemptStart(attempt);
       const end = addMillis(start, endTime - startTime);
       const attributes = attempt.remoteAttributes ?? this.spanAttributes(name, call, toolType, undefined);
       const span = this.tracer.startSpan(
@@ -738,6 +737,19 @@ function callState(
     metricToolName: call.rejection === 'unknown_tool' ? GEN_AI_TOOL_NAME_VALUE_UNKNOWN : toolName,
     rejected: call.rejection !== undefined,
   };
+}
+
+/**
+ * A joined call's start on the wall clock: from the start of the span it joined, when that span is
+ * this package's own (the two then agree to the nanosecond), else from now.
+ */
+function attemptStart(attempt: ToolCallSpanState): HrTime {
+  const joined = attempt.joined;
+  const outer = joined?.owner === 'this-package' ? (joined.call as Partial<ToolCallSpanState>) : undefined;
+  if (outer?.spanStartTime !== undefined && outer.spanStartTime !== NO_TIME && outer.startTime !== undefined) {
+    return addMillis(outer.spanStartTime, attempt.startTime - outer.startTime);
+  }
+  return addMillis(wallClockNow(), attempt.startTime - clock.now());
 }
 
 /** `call.remote.side`, read safely: a malformed `remote` is an in-process call (span-shape.ts). */
