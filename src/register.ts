@@ -23,6 +23,7 @@ import { ToolCallsInstrumentation } from './instrumentation/tool-calls-instrumen
 import { LeanNodeSdk } from './internal/lean-node-sdk.js';
 import { loadOptionalPackage } from './internal/optional-package.js';
 import { shutdownTimeoutMs } from './internal/shutdown-timeout.js';
+import { endOpenSessions } from './otel/open-sessions.js';
 import { startGivingWayToTheAppsSdk } from './register/app-sdk.js';
 import { zeroCodeReach } from './register/esm-hooks.js';
 import { flushAtExit } from './register/exit-flush.js';
@@ -52,7 +53,11 @@ function start(): void {
   startGivingWayToTheAppsSdk(() => sdk.start(), {
     setMeterProvider: (provider) => instrumentation?.setMeterProvider(provider),
   });
-  flushAtExit(() => sdk.shutdown(), timeoutMs);
+  // sessions still open (a stdio MCP server whose client left) end into the last export
+  flushAtExit(() => {
+    endOpenSessions();
+    return sdk.shutdown();
+  }, timeoutMs);
   // ESM: import-in-the-middle's loader hook, for the framework files the instrumentation patches
   // only (every other module loads untouched). Installed once the SDK has loaded: Node's in-thread
   // hooks (22+) see every require() too, and the SDK's few hundred files need none of them.

@@ -12,6 +12,7 @@ import { boundedShutdown } from './internal/bounded-shutdown.js';
 import { LeanNodeSdk } from './internal/lean-node-sdk.js';
 import { loadOptionalPackage } from './internal/optional-package.js';
 import { SHUTDOWN_TIMEOUT_VARIABLE, shutdownTimeoutMs } from './internal/shutdown-timeout.js';
+import { endOpenSessions } from './otel/open-sessions.js';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from './otel/stable-semconv.js';
 
 /** The Prometheus exporter's own default port. */
@@ -174,6 +175,7 @@ export function startToolCallTelemetry(options: ToolCallTelemetryOptions): ToolC
   sdk.start();
 
   const stop = async () => {
+    endOpenSessions(); // sessions still open (a stdio MCP server whose client left) end into the last export
     const timeoutMs = shutdownTimeoutMs();
     const ended = await boundedShutdown(() => sdk.shutdown(), timeoutMs);
     // with no collector, the OTLP exporters retry for 10 s, silently: one line instead

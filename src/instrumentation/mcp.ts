@@ -6,6 +6,7 @@ import {
 import { type Send, sendNotification, sendRequest } from '../adapters/mcp/client-messages.js';
 import { clientSessionFacts, instrumentClient, watchServerRequests } from '../adapters/mcp/instrument-client.js';
 import { instrumentServer } from '../adapters/mcp/instrument-server.js';
+import { onresponseNotingPeerAnswers } from '../adapters/mcp/sdk-own-errors.js';
 import { noteClosing, startSession } from '../adapters/mcp/session-duration.js';
 import { isObserved } from '../internal/observed-marker.js';
 import { declaredRange, noticeUnsupported, type SupportedVersions } from '../internal/version-range.js';
@@ -109,7 +110,7 @@ export function mcpModules(context: PatchContext): {
   const unpatchClient = (moduleExports: { Client?: { prototype: Prototype } }) => {
     const prototype = moduleExports.Client?.prototype;
     if (!prototype) return;
-    for (const method of ['callTool', 'request', 'notification', 'connect', 'close'] as const) {
+    for (const method of ['callTool', 'request', 'notification', 'connect', 'close', '_onresponse'] as const) {
       if (isWrapped(prototype[method])) unwrap(prototype, method);
     }
   };
@@ -131,6 +132,10 @@ export function mcpModules(context: PatchContext): {
     };
     patchSend('request', sendRequest);
     patchSend('notification', sendNotification);
+    // a peer's error answer told from the SDK's own failure of the same code (sdk-own-errors.ts)
+    if (typeof prototype._onresponse === 'function') {
+      wrap(prototype, '_onresponse', (original) => onresponseNotingPeerAnswers(original as AnyFunction));
+    }
     if (typeof prototype.connect !== 'function' || telemetry === undefined) return;
     wrap(
       prototype,

@@ -36,6 +36,7 @@ import {
   closeCallById,
   closeToolCall,
   contextWithToolCall,
+  type FailedAttempt,
   type OpenToolCall,
   type OuterToolCall,
   openCallById,
@@ -112,8 +113,6 @@ interface ToolCallSpanState extends OpenToolCall {
   joined: OuterToolCall | undefined;
   /** A remote call's span attributes at its start: the protocol's duration metric picks from them. */
   remoteAttributes: Attributes | undefined;
-  /** What a failure added beside `error.type` (the peer's status code). */
-  failureAttributes?: Attributes;
   /** `gen_ai.tool.name` in the metrics: the tool name, or `_unknown` for a tool the app does not have. */
   readonly metricToolName: string;
   /**
@@ -335,7 +334,13 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
   ): ToolCallSpanState {
     const { span } = outer;
     const { toolName: name, toolType } = state;
-    if (outer.owner === 'this-package' && explicitType) outer.call.toolType = toolType;
+    if (outer.owner === 'this-package') {
+      if (explicitType) outer.call.toolType = toolType;
+      // a call that failed before this one in the same body: an attempt the body handled (a retry)
+      const handled = outer.call.failedAttempt;
+      outer.call.failedAttempt = undefined;
+      handled?.standAlone();
+    }
     // a remote call's (an MCP client's) attributes on the span, and for its protocol's duration metric
     const shapeAttributes = call.remote === undefined ? undefined : spanShape(name, call).attributes;
     if (shapeAttributes !== undefined) {
@@ -418,27 +423,26 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     const decision = decideErrorPolicy(options.errorPolicy, options.toolErrorPolicies, givenName, error, call);
     const outcome =
       decision === 'report' ? TOOL_CALL_ERROR_OUTCOME_VALUE_REPORTED : TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN;
-    if (state) this.recordError(state, name, error, outcome, call);
+    if (state) this.recordError(state, error, outcome, call);
     return decision === 'report' ? this.reportText(givenName, name, error, call) : null;
   }
 
   afterCompletion(state: ToolCallSpanState | undefined, _toolName: string, toolInput: unknown, call: ToolCallInfo) {
     if (!state) return;
+    // the failure of a call that joined this one, no call after it: this call's, if it has none of its own
+    const adopted = state.errorType === undefined && this.adoptFailedAttempt(state);
     // the name as bounded at the start (nameOf(toolName)): the span's and the metrics' own
     const { toolName: name, span, startTime, toolType, errorType, joined } = state;
     const outcome = this.finalOutcome(state, call);
     const endTime = clock.now();
     if (joined?.owner === 'this-package' && !joined.call.completed) {
-      // the outer call gives the one sample; it learns of this call's failure for it
-      const outer = joined.call;
-      if (errorType !== undefined && outer.errorType === undefined) {
-        outer.error = state.error;
-        outer.errorType = errorType;
-        outer.outcome = outcome;
-      }
+      // the outer call gives the one sample; this call's failure is its, unless a call joins it after this one
+      if (errorType !== undefined) this.handOver(joined.call, state, call, endTime);
       this.recordRemoteCall(state, call, endTime);
       return;
     }
+    // a failure not on the span yet: adopted, or kept back while the call it joined was open
+    if (adopted || (errorType !== undefined && joined?.owner === 'this-package')) this.writeFailure(span, state);
     const { onSpanEnd } = this.options;
     if (joined === undefined) {
       // the event object only for a hook that is set
@@ -496,6 +500,8 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       // not a spread: a spread copy that gains a key (error.type) is dear on Node 20 (spanAttributes)
       const endAttributes = Object.assign({}, state.remoteAttributes, state.failureAttributes);
       if (state.errorType !== undefined) endAttributes[ATTR_ERROR_TYPE] = state.errorType;
+      // a tool the app does not have: one series, as in gen_ai.execute_tool.duration
+      endAttributes[ATTR_GEN_AI_TOOL_NAME] = state.metricToolName;
       recordRemoteCallDuration(instruments.meter, call, (endTime - state.startTime) / 1000, endAttributes);
     } catch (error) {
       logger.error(`could not record the protocol metric of '${state.toolName}'`, error);
@@ -513,6 +519,8 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     const actual = failureOutcomeOf(call);
     if (actual === undefined || actual === state.outcome) return state.outcome;
     state.outcome = actual;
+    // a failure kept back (a call joined to another of this package's) is written with its outcome later
+    if (state.joined?.owner === 'this-package') return actual;
     try {
       state.span.setAttribute(ATTR_TOOL_CALL_ERROR_OUTCOME, actual);
     } catch (error) {
@@ -521,7 +529,12 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     return actual;
   }
 
-  private recordError(state: ToolCallSpanState, toolName: string, error: unknown, outcome: string, call: ToolCallInfo) {
+  private recordError(state: ToolCallSpanState, error: unknown, outcome: string, call: ToolCallInfo) {
+    // a call joined to another of this package's: whose failure it is, is known when it ends
+    // (a retry may follow it); its span is the other's, so it is written then (afterCompletion)
+    const keptBack = state.joined?.owner === 'this-package';
+    // the failure of a call that joined this one, before this call's own, which supersedes it
+    if (this.adoptFailedAttempt(state) && !keptBack) this.writeFailure(state.span, state);
     // what the metrics need first, so that a failing span cannot cost them: the error's own
     // code/name, or what a remote call's protocol says of it (span-shape.ts)
     const failure = failureShape(error, call);
@@ -530,22 +543,90 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     state.errorType = failure.type;
     state.outcome = outcome;
     state.failureAttributes = failureAttributes(failure);
+    state.failureMessage = failure.message;
+    if (!keptBack) this.writeFailure(state.span, state);
+  }
+
+  /** The call's failure on `span` (its own, the one it joined, or the span of an attempt: `time`, its end). */
+  private writeFailure(span: Span, state: ToolCallSpanState, time?: HrTime): void {
+    const { error } = state;
     try {
-      const { span } = state;
-      span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
-      span.setAttribute(ATTR_ERROR_TYPE, failure.type);
-      span.setAttributes(state.failureAttributes);
-      span.setAttribute(ATTR_TOOL_CALL_ERROR_OUTCOME, outcome);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: state.failureMessage });
+      span.setAttribute(ATTR_ERROR_TYPE, state.errorType as string);
+      if (state.failureAttributes !== undefined) span.setAttributes(state.failureAttributes);
+      span.setAttribute(ATTR_TOOL_CALL_ERROR_OUTCOME, state.outcome as string);
       if (state.rejected) span.setAttribute(ATTR_TOOL_CALL_ERROR_SOURCE, TOOL_CALL_ERROR_SOURCE_VALUE_MODEL);
       const foreign = state.joined?.owner === 'other';
       // one exception event per failure: a joined span whose instrumentation recorded it has it
       if (this.options.recordException && isErrorLike(error) && !(foreign && hasExceptionEvent(span))) {
-        span.recordException(error);
+        span.recordException(error, time);
       }
       // another instrumentation's span must not lose it when that instrumentation ends it
       if (foreign) keepFailure(span);
     } catch (recordError) {
-      logger.error(`could not record the error of '${toolName}'`, recordError);
+      logger.error(`could not record the error of '${state.toolName}'`, recordError);
+    }
+  }
+
+  /**
+   * The failed attempt pending on `state` (a call that joined it), taken: adopted as its failure when
+   * it has none of its own (`true`); else the attempt stands alone, a failure the body got past.
+   */
+  private adoptFailedAttempt(state: ToolCallSpanState): boolean {
+    const attempt = state.failedAttempt;
+    if (attempt === undefined) return false;
+    state.failedAttempt = undefined;
+    if (state.errorType !== undefined) {
+      attempt.standAlone();
+      return false;
+    }
+    attempt.adoptInto(state);
+    return true;
+  }
+
+  /**
+   * A failed call joined to `outer` (open): the outer call's failure if no call joins it after this
+   * one, else an attempt of its own. Its protocol's duration sample is recorded with it either way.
+   */
+  private handOver(outer: OpenToolCall, attempt: ToolCallSpanState, call: ToolCallInfo, endTime: number): void {
+    const previous = outer.failedAttempt;
+    const failed: FailedAttempt = {
+      adoptInto: (into) => {
+        into.error = attempt.error;
+        into.errorType = attempt.errorType;
+        into.outcome = attempt.outcome;
+        into.failureAttributes = attempt.failureAttributes;
+        into.failureMessage = attempt.failureMessage;
+      },
+      standAlone: () => this.recordAttempt(attempt, call, endTime),
+    };
+    outer.failedAttempt = failed;
+    // two joined calls that failed at once (the body ran them concurrently): the last to end stands for it
+    previous?.standAlone();
+  }
+
+  /**
+   * A failed attempt the body got past, as its own span: what it would have been had it not joined
+   * (its protocol's shape: `tools/call {tool}`, CLIENT), the child of the span it joined, with its
+   * start and end; its failure on it. No `gen_ai.execute_tool.duration` sample: the call it was an
+   * attempt of gives the one sample (its protocol's duration sample was recorded when it ended).
+   */
+  private recordAttempt(attempt: ToolCallSpanState, call: ToolCallInfo, endTime: number): void {
+    try {
+      const { toolName: name, toolType, startTime } = attempt;
+      const shape = spanShape(name, call);
+      const start = attemptStart(attempt);
+      const end = addMillis(start, endTime - startTime);
+      const attributes = attempt.remoteAttributes ?? this.spanAttributes(name, call, toolType, undefined);
+      const span = this.tracer.startSpan(
+        shape.name,
+        { kind: shape.kind, attributes, startTime: start, links: shape.links },
+        attempt.parent,
+      );
+      this.writeFailure(span, attempt, end);
+      span.end(end);
+    } catch (error) {
+      logger.error(`could not record the failed attempt of '${attempt.toolName}'`, error);
     }
   }
 
@@ -650,10 +731,25 @@ function callState(
     completed: false,
     remoteAttributes: undefined,
     failureAttributes: undefined,
+    failureMessage: undefined,
+    failedAttempt: undefined,
     // a model can invent any number of tool names: one series for all of them
     metricToolName: call.rejection === 'unknown_tool' ? GEN_AI_TOOL_NAME_VALUE_UNKNOWN : toolName,
     rejected: call.rejection !== undefined,
   };
+}
+
+/**
+ * A joined call's start on the wall clock: from the start of the span it joined, when that span is
+ * this package's own (the two then agree to the nanosecond), else from now.
+ */
+function attemptStart(attempt: ToolCallSpanState): HrTime {
+  const joined = attempt.joined;
+  const outer = joined?.owner === 'this-package' ? (joined.call as Partial<ToolCallSpanState>) : undefined;
+  if (outer?.spanStartTime !== undefined && outer.spanStartTime !== NO_TIME && outer.startTime !== undefined) {
+    return addMillis(outer.spanStartTime, attempt.startTime - outer.startTime);
+  }
+  return addMillis(wallClockNow(), attempt.startTime - clock.now());
 }
 
 /** `call.remote.side`, read safely: a malformed `remote` is an in-process call (span-shape.ts). */

@@ -1,4 +1,4 @@
-import { type Context, createContextKey, type Span, trace } from '@opentelemetry/api';
+import { type Attributes, type Context, createContextKey, type Span, trace } from '@opentelemetry/api';
 import { namedForTool } from './named-tool-span.js';
 import {
   ATTR_GEN_AI_OPERATION_NAME,
@@ -14,8 +14,26 @@ export interface OpenToolCall extends CallIdentity {
   error?: unknown;
   errorType?: string;
   outcome?: string;
+  /** What a failure adds beside `error.type` (the peer's status code). */
+  failureAttributes?: Attributes;
+  /** The span status message of the failure. */
+  failureMessage?: string;
+  /**
+   * A call that joined this one and failed, and no call joined after it: this call's failure if it
+   * ends with none of its own (one call seen by two layers); an attempt of its own, which the body
+   * handled, if another call joins after it (the body retried).
+   */
+  failedAttempt?: FailedAttempt;
   /** Set once the call recorded its metrics: a nested call that ends later records its own. */
   completed?: boolean;
+}
+
+/** The failure of a call that joined another: whose it is is known later (`OpenToolCall.failedAttempt`). */
+export interface FailedAttempt {
+  /** Makes it the failure of `call` (the one it joined): its error, `error.type`, outcome, status. */
+  adoptInto(call: OpenToolCall): void;
+  /** Records it as an attempt of its own: a span, the child of the one it joined. */
+  standAlone(): void;
 }
 
 /** What tells one tool call from another. */

@@ -83,6 +83,8 @@ export const ATTR_TOOL_CALL_ERROR_SOURCE = 'tool_call.error.source' as const;
 export const TOOL_CALL_ERROR_SOURCE_VALUE_MODEL = 'model' as const;
 /** `gen_ai.tool.name` in metrics for a tool the app does not have: a model can invent any number of names. */
 export const GEN_AI_TOOL_NAME_VALUE_UNKNOWN = '_unknown' as const;
+/** `gen_ai.prompt.name` in the MCP server's metrics for a prompt it does not have: a client can ask for any name. */
+export const GEN_AI_PROMPT_NAME_VALUE_UNKNOWN = '_unknown' as const;
 
 /** Histogram (s) of tool call durations: the GenAI semantic convention's `execute_tool` metric. */
 export const METRIC_GEN_AI_EXECUTE_TOOL_DURATION = 'gen_ai.execute_tool.duration' as const;

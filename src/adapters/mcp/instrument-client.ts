@@ -12,6 +12,7 @@ import { awaitRequestId, injectIntoMessages } from './client-messages.js';
 import { seenVersion } from './negotiated-version.js';
 import { withTraceContext } from './propagation.js';
 import { clientCall } from './remote-call.js';
+import { notePeerAnswers } from './sdk-own-errors.js';
 import type { McpClientLike } from './sdk-types.js';
 import { type OperationsWatch, recordUnhandledRequest, watchOperations } from './server-operations.js';
 import { startSession, watchOwnClose } from './session-duration.js';
@@ -54,6 +55,7 @@ export function instrumentClient<McpClient extends McpClientLike, Context = unkn
   const telemetry = operationTelemetryOf(listener);
   const facts = () => clientSessionFacts(client);
   injectIntoMessages(client, telemetry === undefined ? undefined : { telemetry, facts });
+  notePeerAnswers(client);
   if (telemetry !== undefined) {
     watchSession(client, (transport) => startSession(telemetry, 'client', transport, facts, client));
     watchOwnClose(client);

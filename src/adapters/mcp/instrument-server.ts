@@ -16,6 +16,7 @@ import { seenVersion, watchInitialize } from './negotiated-version.js';
 import { extractTraceContext } from './propagation.js';
 import { markToolRan, observeUnhandledToolCall, watchRejectedToolCalls } from './rejected-requests.js';
 import { serverCall } from './remote-call.js';
+import { notePeerAnswers } from './sdk-own-errors.js';
 import type { McpServerLike } from './sdk-types.js';
 import { recordUnhandledRequest, watchOperations } from './server-operations.js';
 import { type HandlerRequest, requestOfExecutor, requestOfHandler, sessionIdOf } from './server-request.js';
@@ -117,13 +118,17 @@ export function instrumentServer<Server extends McpServerLike, Context = unknown
   };
   watchRejectedToolCalls(watch);
   const telemetry = operationTelemetryOf(listener);
-  const operations = telemetry === undefined ? undefined : { lowLevel, telemetry, facts: watch.facts };
+  const operations =
+    telemetry === undefined
+      ? undefined
+      : { lowLevel, telemetry, facts: watch.facts, hasPrompt: (name: string) => hasPrompt(server, name) };
   if (operations !== undefined) watchOperations(operations);
   // what the server sends the client (sampling/createMessage, elicitation/create, roots/list, ping,
   // notifications) carries its context, in a CLIENT span of its own with an OpenTelemetry listener
   if (lowLevel !== null && typeof lowLevel === 'object') {
     const sessionFacts = () => ({ ...watch.facts(), sessionId: sessionIdOf(transportOf(lowLevel)) });
     injectIntoMessages(lowLevel, telemetry === undefined ? undefined : { telemetry, facts: sessionFacts });
+    notePeerAnswers(lowLevel);
   }
   // the requests the SDK answers -32601 without a handler (unhandled-requests.ts)
   watchUnhandledRequests(lowLevel, (method, request) => {
@@ -278,6 +283,17 @@ function instrumentTool(
       observed = observe(next);
     },
   });
+}
+
+/** Whether McpServer offers the prompt `name` (`_registeredPrompts` on both SDK lines), as it checks before answering. */
+function hasPrompt(server: object, name: string): boolean {
+  try {
+    const prompts = (server as { _registeredPrompts?: unknown })._registeredPrompts;
+    if (prompts === null || typeof prompts !== 'object' || !Object.hasOwn(prompts, name)) return false;
+    return (prompts as Record<string, { enabled?: unknown } | undefined>)[name]?.enabled !== false;
+  } catch {
+    return false;
+  }
 }
 
 /** The low-level Server's transport (both SDK lines have a `transport` getter). */

@@ -19,6 +19,7 @@ import {
   ATTR_MCP_PROTOCOL_VERSION,
   ATTR_MCP_RESOURCE_URI,
   ATTR_RPC_RESPONSE_STATUS_CODE,
+  GEN_AI_PROMPT_NAME_VALUE_UNKNOWN,
 } from '../../otel/semconv.js';
 import { ATTR_ERROR_TYPE } from '../../otel/stable-semconv.js';
 import { addSessionAttributes, isProtocolVersion, type McpSessionFacts } from './attributes.js';
@@ -48,6 +49,12 @@ export interface Operation {
   readonly session: McpSessionFacts;
   readonly parent: Context;
   readonly links?: readonly SpanContext[];
+  /**
+   * Server side: whether the server has the prompt of the operation. A prompt it does not have is
+   * `_unknown` in the operation's metric (the span keeps the name): a client can ask for any name,
+   * and each would be a metric series of its own.
+   */
+  readonly hasPrompt?: (name: string) => boolean;
 }
 
 /** Runs `run` inside the operation's span (so that it is what a client injects), ends it when `run` settles. */
@@ -82,7 +89,8 @@ export function observeOperation<T>(
       span.end();
       const meter = telemetry.meter();
       if (meter !== undefined) {
-        recordMcpOperationDuration(meter, operation.side, (clock.now() - startTime) / 1000, attributes);
+        const seconds = (clock.now() - startTime) / 1000;
+        recordMcpOperationDuration(meter, operation.side, seconds, metricAttributes(operation, attributes));
       }
     } catch (error) {
       logger.error(`could not record MCP ${operation.method}`, error);
@@ -113,6 +121,13 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 function spanName(method: string, attributes: Record<string, string | number>): string {
   const prompt = attributes[ATTR_GEN_AI_PROMPT_NAME];
   return prompt === undefined ? method : `${method} ${prompt}`;
+}
+
+/** The span's attributes as the metric takes them: a prompt the server does not have under one name. */
+function metricAttributes(operation: Operation, attributes: Record<string, string | number>) {
+  const prompt = attributes[ATTR_GEN_AI_PROMPT_NAME];
+  if (typeof prompt !== 'string' || operation.hasPrompt === undefined || operation.hasPrompt(prompt)) return attributes;
+  return { ...attributes, [ATTR_GEN_AI_PROMPT_NAME]: GEN_AI_PROMPT_NAME_VALUE_UNKNOWN };
 }
 
 /** The methods whose params carry the resource's URI (the conventions' list). */

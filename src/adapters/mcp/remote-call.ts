@@ -3,18 +3,10 @@ import { errorMessageOf } from '../../otel/error-type.js';
 import { ERROR_TYPE_VALUE_TOOL_ERROR, MCP_METHOD_NAME_VALUE_TOOLS_CALL } from '../../otel/semconv.js';
 import type { RemoteCallError, RemoteCallInfo } from '../../remote-call.js';
 import { ToolResultError } from '../../tool-result-error.js';
+import { sdkOwnErrorType } from './sdk-own-errors.js';
 
 /** The JSON-RPC code McpServer passes on as an error answer when a tool throws it (both SDK lines). */
 const URL_ELICITATION_REQUIRED = -32042;
-/**
- * Codes the 1.x SDK raises itself (the connection closed, the request timed out): not a peer's
- * answer. Recorded under the name 2.x gives the same failure (`SdkErrorCode`), so that a dead peer is
- * one `error.type` on both SDK lines.
- */
-const LOCAL_CODES: ReadonlyMap<number, string> = new Map([
-  [-32000, 'CONNECTION_CLOSED'],
-  [-32001, 'REQUEST_TIMEOUT'],
-]);
 
 /** A `tools/call` sent by this process: a span of kind CLIENT, JSON-RPC errors by their code. */
 export function clientCall(): RemoteCallInfo {
@@ -73,7 +65,9 @@ function requestIdOf(requestId: unknown): string | undefined {
 
 /**
  * An error the SDK raised for a JSON-RPC error answer (1.x `McpError`, 2.x `ProtocolError`): an
- * integer `code`, also the `rpc.response.status_code` unless the 1.x SDK raised it itself. 1.x
+ * integer `code`, also the `rpc.response.status_code`. One the 1.x SDK raised itself, not a peer's
+ * answer (the connection closed, the request timed out: sdk-own-errors.ts), is recorded under the
+ * name 2.x gives the same failure, so that a dead peer is one `error.type` on both SDK lines. 1.x
  * prefixes the peer's message with `MCP error {code}: `; it is taken off, so the status description
  * is the JSON-RPC error message, bounded as every error message is (the peer chose it: 1 MB, 100,000
  * newlines, stack lines).
@@ -84,7 +78,7 @@ export function jsonRpcError(error: unknown): RemoteCallError | undefined {
   if (typeof code !== 'number' || !Number.isInteger(code)) return undefined;
   const text = String(code);
   const prefix = `MCP error ${text}: `;
-  const local = LOCAL_CODES.get(code);
+  const local = sdkOwnErrorType(error, code);
   return {
     type: local ?? text,
     statusCode: local === undefined ? text : undefined,

@@ -29,6 +29,8 @@ export interface OperationsWatch {
   readonly telemetry: OperationTelemetry;
   /** Session facts a request does not carry (transport, negotiated version). */
   readonly facts: () => Pick<McpSessionFacts, 'transport' | 'protocolVersion' | 'sessionId'>;
+  /** Whether the server has (and offers) a prompt: McpServer's registry; absent on a client. */
+  readonly hasPrompt?: (name: string) => boolean;
 }
 
 /** Wraps the request and notification handlers of the low-level Server, now and as they are set. */
@@ -85,6 +87,7 @@ function observedRequestHandler(watch: OperationsWatch, handler: Handler): Handl
         },
         parent,
         links,
+        hasPrompt: watch.hasPrompt,
       },
       () => handler.call(this, request, extra, ...rest),
     );
@@ -136,6 +139,7 @@ export function recordUnhandledRequest(watch: OperationsWatch, method: string, r
         },
         parent,
         links,
+        hasPrompt: watch.hasPrompt,
       },
       () => {
         throw methodNotFound(); // recorded as the operation's failure; the SDK sends the answer

@@ -1,5 +1,6 @@
 import { logger } from '../../internal/logger.js';
 import { errorTypeOf } from '../../otel/error-type.js';
+import { keepOpenSession } from '../../otel/open-sessions.js';
 import type { OperationTelemetry } from '../../otel/operation-telemetry.js';
 import { type McpSide, recordMcpSessionDuration } from '../../otel/remote-call-metrics.js';
 import { ATTR_ERROR_TYPE } from '../../otel/stable-semconv.js';
@@ -20,6 +21,12 @@ import { addSessionAttributes, type McpSessionFacts } from './attributes.js';
  * with its connection-closed error, the `error.type` of their own spans), else the type of the last
  * error the transport reported (its `onerror`, chained by `connect()` as `onclose` is), else none:
  * the peer closed a session with nothing pending, an ordinary end.
+ *
+ * A session still open when the process's telemetry ends (register's flush at exit,
+ * `startToolCallTelemetry().shutdown()`) is ended then, and judged the same way, as if its transport
+ * closed at that moment: a 1.x stdio server whose client left (its transport fires no close at the
+ * end of stdin) has nothing in flight, an ordinary end; one ended under requests still in flight is
+ * `CONNECTION_CLOSED`.
  */
 
 // read once: on Node 20, `performance` is a lazy getter of the global object, dear on a hot path
@@ -80,12 +87,17 @@ export function startSession(
     };
     const startTime = clock.now();
     let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      open.closed();
+      const errorType = endedInError(protocol, failed, transportError);
+      recordSession(telemetry, side, (clock.now() - startTime) / 1000, factsAtClose, transport, errorType);
+    };
+    // still open when the process's telemetry ends: ended then, as if its transport closed (open-sessions.ts)
+    const open = keepOpenSession(end);
     target.onclose = function oncloseTimed(this: unknown, ...args: unknown[]) {
-      if (!ended) {
-        ended = true;
-        const errorType = endedInError(protocol, failed, transportError);
-        recordSession(telemetry, side, (clock.now() - startTime) / 1000, factsAtClose, transport, errorType);
-      }
+      end();
       return typeof before === 'function' ? before.apply(this, args) : undefined;
     };
     watchedTransports.add(transport);
