@@ -42,6 +42,7 @@ import {
   openToolCall,
   outerToolCall,
 } from './outer-tool-call.js';
+import { exceptionOf, inputRejectedMessage, quotesArguments } from './rejected-input.js';
 import { recordRemoteCallDuration } from './remote-call-metrics.js';
 import { defaultFormatError, resolveOptions } from './resolve-options.js';
 import {
@@ -530,9 +531,14 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     state.errorType = failure.type;
     state.outcome = outcome;
     state.failureAttributes = failureAttributes(failure);
+    // a rejection of the model's arguments: the framework's message quotes them (rejected-input.ts)
+    const quoted = quotesArguments(error, call);
+    const { captureContent, redact } = this.options;
+    const message =
+      quoted && !(captureContent && redact === undefined) ? inputRejectedMessage(toolName) : failure.message;
     try {
       const { span } = state;
-      span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
+      span.setStatus({ code: SpanStatusCode.ERROR, message });
       span.setAttribute(ATTR_ERROR_TYPE, failure.type);
       span.setAttributes(state.failureAttributes);
       span.setAttribute(ATTR_TOOL_CALL_ERROR_OUTCOME, outcome);
@@ -540,7 +546,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       const foreign = state.joined?.owner === 'other';
       // one exception event per failure: a joined span whose instrumentation recorded it has it
       if (this.options.recordException && isErrorLike(error) && !(foreign && hasExceptionEvent(span))) {
-        span.recordException(error);
+        span.recordException(quoted ? exceptionOf(error, failure.type, message) : error);
       }
       // another instrumentation's span must not lose it when that instrumentation ends it
       if (foreign) keepFailure(span);
