@@ -131,6 +131,21 @@ async function endedCalls() {
   };
 }
 
+/** A `canUseTool` that answers each of `count` calls once all of them are asked: their PreToolUse came first, so all are open. */
+function allowWhenAllAsked(count: number) {
+  let arrived = 0;
+  let allOpen: () => void = () => {};
+  const allAsked = new Promise<void>((resolve) => {
+    allOpen = resolve;
+  });
+  return async (_name: string, input: Record<string, unknown>) => {
+    arrived += 1;
+    if (arrived === count) allOpen();
+    await allAsked;
+    return { behavior: 'allow' as const, updatedInput: input };
+  };
+}
+
 /** Ways a query ends with a call that no hook settles; `hooks.endOpenCalls()` follows each. */
 const LEFT_OPEN: ReadonlyArray<readonly [string, (hooks: ToolCallHooks) => Promise<void>, string[]]> = [
   [
@@ -232,18 +247,7 @@ describe('toolCallHooks: every call ends, counted once, even when no Post hook c
 
   it('two concurrent queries sharing one toolCallHooks, whose calls share a tool_use id, each get their own span', async () => {
     const hooks = toolCallHooks(telemetry.listener());
-    // each query's permission is answered once both calls are open (their PreToolUse came first)
-    let arrived = 0;
-    let bothOpen: () => void = () => {};
-    const bothAsked = new Promise<void>((resolve) => {
-      bothOpen = resolve;
-    });
-    const canUseTool = async (_name: string, input: Record<string, unknown>) => {
-      arrived += 1;
-      if (arrived === 2) bothOpen();
-      await bothAsked;
-      return { behavior: 'allow' as const, updatedInput: input };
-    };
+    const canUseTool = allowWhenAllAsked(2);
     const [first, second] = await Promise.all(
       ['a.txt', 'b.txt'].map((file) =>
         telemetry.withParent(() => runQuery(() => callsInTurn([TOUCH(file)]), { hooks, canUseTool })),
@@ -260,6 +264,35 @@ describe('toolCallHooks: every call ends, counted once, even when no Post hook c
     expect(parents).toEqual([first?.parent.spanContext().spanId, second?.parent.spanContext().spanId].sort());
     const [sample] = await telemetry.histogramPoints(METRIC_GEN_AI_EXECUTE_TOOL_DURATION);
     expect(sample?.value.count).toBe(2);
+    expect(openCallsByToolUseId()).toBe(0);
+  });
+
+  it("an SDK MCP tool's call whose tool_use id two open sessions share joins neither hooks span: its body stays in its own query's trace", async () => {
+    const listener = telemetry.listener();
+    const hooks = toolCallHooks(listener);
+    const canUseTool = allowWhenAllAsked(2);
+    const query = () => {
+      const add = tool('add', 'Adds two numbers', { a: z.number() }, async ({ a }) => {
+        telemetry.tracer.startSpan('add body').end();
+        return { content: [{ type: 'text', text: String(a) }] };
+      });
+      const calc = createSdkMcpServer({ name: 'calc', tools: [add] });
+      instrumentServer(calc.instance, listener);
+      return runQuery(() => callsInTurn([{ name: 'mcp__calc__add', input: { a: 1 } }]), {
+        mcpServers: { calc },
+        hooks,
+        canUseTool,
+      });
+    };
+    const parents = await Promise.all([telemetry.withParent(query), telemetry.withParent(query)]);
+
+    const traces = parents.map(({ parent }) => parent.spanContext().traceId).sort();
+    const bodies = telemetry.spans().filter((span) => span.name === 'add body');
+    expect(bodies.map((span) => span.spanContext().traceId).sort()).toEqual(traces);
+    // each hooks span is its own query's, and no MCP server call was joined to it
+    const hooksSpans = toolSpans().filter((span) => span.name === 'execute_tool mcp__calc__add');
+    expect(hooksSpans.map((span) => span.spanContext().traceId).sort()).toEqual(traces);
+    expect(hooksSpans.map((span) => span.attributes[ATTR_MCP_METHOD_NAME])).toEqual([undefined, undefined]);
     expect(openCallsByToolUseId()).toBe(0);
   });
 });
