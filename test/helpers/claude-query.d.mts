@@ -1,4 +1,4 @@
-import type { Options, Query, SDKMessage } from '@anthropic-ai/claude-agent-sdk';
+import type { CanUseTool, Options, Query, SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import type { ReceivedRequest, Reply } from './fake-messages-api.mjs';
 
 /** A tool call the scripted model makes. */
@@ -15,6 +15,12 @@ export function toolTurns(turns: ReadonlyArray<ReadonlyArray<ScriptedCall>>): (r
 
 /** The model calls each tool once, one per turn, then says `done`. */
 export function callsInTurn(calls: ReadonlyArray<ScriptedCall>): (request: ReceivedRequest) => Reply;
+
+/**
+ * A `canUseTool` that allows each of `count` calls once all of them are asked: their PreToolUse
+ * hooks came first, so that all of them are open at once (concurrent sessions, without timing).
+ */
+export function allowWhenAllAsked(count: number): CanUseTool;
 
 export interface StartedQuery {
   readonly query: Query;

@@ -27,6 +27,24 @@ export function callsInTurn(calls) {
 }
 
 /**
+ * A `canUseTool` that allows each of `count` calls once all of them are asked: their PreToolUse
+ * hooks came first, so that all of them are open at once (concurrent sessions, without timing).
+ */
+export function allowWhenAllAsked(count) {
+  let arrived = 0;
+  let allOpen = () => {};
+  const allAsked = new Promise((resolve) => {
+    allOpen = resolve;
+  });
+  return async (_name, input) => {
+    arrived += 1;
+    if (arrived === count) allOpen();
+    await allAsked;
+    return { behavior: 'allow', updatedInput: input };
+  };
+}
+
+/**
  * Starts the Claude Agent SDK's real `query()` (its bundled CLI, a native binary) against a fake
  * Messages API on 127.0.0.1, pointed at it by `ANTHROPIC_BASE_URL`, in a fresh home and working
  * directory (which holds `notes.txt`; `script` gets its path). Iterating the query is the caller's;

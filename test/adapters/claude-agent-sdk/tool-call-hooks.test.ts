@@ -14,7 +14,7 @@ import {
 } from 'otel-tool-calls/semconv';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { callsInTurn, runQuery, startQuery, toolTurns } from '../../helpers/claude-query.mjs';
+import { allowWhenAllAsked, callsInTurn, runQuery, startQuery, toolTurns } from '../../helpers/claude-query.mjs';
 import { useTestTelemetry } from '../../helpers/otel-sdk.js';
 import { recordingListener } from '../../helpers/recording-listener.js';
 
@@ -128,21 +128,6 @@ async function endedCalls() {
     spans,
     samples: samples.reduce((count, point) => count + point.value.count, 0),
     errors: errors.reduce((count, point) => count + point.value, 0),
-  };
-}
-
-/** A `canUseTool` that answers each of `count` calls once all of them are asked: their PreToolUse came first, so all are open. */
-function allowWhenAllAsked(count: number) {
-  let arrived = 0;
-  let allOpen: () => void = () => {};
-  const allAsked = new Promise<void>((resolve) => {
-    allOpen = resolve;
-  });
-  return async (_name: string, input: Record<string, unknown>) => {
-    arrived += 1;
-    if (arrived === count) allOpen();
-    await allAsked;
-    return { behavior: 'allow' as const, updatedInput: input };
   };
 }
 
@@ -271,8 +256,17 @@ describe('toolCallHooks: every call ends, counted once, even when no Post hook c
     const listener = telemetry.listener();
     const hooks = toolCallHooks(listener);
     const canUseTool = allowWhenAllAsked(2);
+    // each body returns once both run: both server calls start while both hooks calls are open
+    let running = 0;
+    let bothRunning: () => void = () => {};
+    const bothStarted = new Promise<void>((resolve) => {
+      bothRunning = resolve;
+    });
     const query = () => {
       const add = tool('add', 'Adds two numbers', { a: z.number() }, async ({ a }) => {
+        running += 1;
+        if (running === 2) bothRunning();
+        await bothStarted;
         telemetry.tracer.startSpan('add body').end();
         return { content: [{ type: 'text', text: String(a) }] };
       });
