@@ -1,5 +1,6 @@
 import { InstrumentationNodeModuleDefinition, isWrapped } from '@opentelemetry/instrumentation';
-import { toolCallHooks } from '../adapters/claude-agent-sdk/tool-call-hooks.js';
+import { onQueryEnd } from '../adapters/claude-agent-sdk/query-end.js';
+import { type ToolCallHooks, toolCallHooks } from '../adapters/claude-agent-sdk/tool-call-hooks.js';
 import { instrumentServer } from '../adapters/mcp/instrument-server.js';
 import { forwardingObject } from '../internal/forwarding-object.js';
 import { isObserved } from '../internal/observed-marker.js';
@@ -20,24 +21,22 @@ type Hooks = Record<string, unknown>;
  * Where the hook sits: the `query` export. Its `options` get, in a stand-in (forwarding-object.ts:
  * every other option is read on the app's object), `hooks` with this package's tool-call hooks
  * after the app's own matchers of each event (a stand-in for the app's hooks record too, so its
- * other events are its own). A query whose hooks already hold `toolCallHooks` (an app that
- * observes explicitly) is left alone. Each SDK MCP server of `options.mcpServers` (an in-process
- * `McpServer`, the SDK's bundled copy: recognised by shape) not yet instrumented is passed to
- * `instrumentServer`: its calls carry the tool_use id and join the hooks' span (one span per call,
- * the tool body under it), and a server the app instrumented itself is observed by that only.
+ * other events are its own). One hooks object per query, whose calls still open end with the query
+ * (query-end.ts: its messages end or fail, or the app closes it): a call that no hook settles (a
+ * denial that interrupts the query, an abort, a loop left early) still ends, and nothing of it is
+ * kept. A query whose hooks already hold `toolCallHooks` (an app that observes explicitly) is left
+ * alone. Each SDK MCP server of `options.mcpServers` (an in-process `McpServer`, the SDK's bundled
+ * copy: recognised by shape) not yet instrumented is passed to `instrumentServer`: its calls carry
+ * the tool_use id and join the hooks' span (one span per call, the tool body under it), and a
+ * server the app instrumented itself is observed by that only.
  * This file loads the adapters, which import only types of the SDK.
  */
 export function claudeAgentSdkModules(context: PatchContext): InstrumentationNodeModuleDefinition[] {
   const { wrap, unwrap, isEnabled, logger } = context;
   // hooks and servers outlive a disable(): a listener that then does nothing, read at each call
   const listener = switchableListener(isEnabled, context.listener);
-  let hooks: Record<string, unknown[]> | undefined;
-  const ourHooks = () => {
-    hooks ??= toolCallHooks(listener) as unknown as Record<string, unknown[]>;
-    return hooks;
-  };
 
-  const observedOptions = (options: unknown): unknown => {
+  const observedOptions = (options: unknown, hooks: ToolCallHooks): unknown => {
     if (options !== undefined && (options === null || typeof options !== 'object')) return options;
     const given = (options ?? {}) as { hooks?: unknown; mcpServers?: unknown };
     instrumentSdkServers(given.mcpServers, listener);
@@ -45,7 +44,7 @@ export function claudeAgentSdkModules(context: PatchContext): InstrumentationNod
     if (appHooks !== undefined && (appHooks === null || typeof appHooks !== 'object')) return options;
     if (observesToolCalls(appHooks as Hooks | undefined)) return options;
     const added = new Map<string, unknown>();
-    for (const [event, matchers] of Object.entries(ourHooks())) {
+    for (const [event, matchers] of Object.entries(hooks)) {
       const own = (appHooks as Hooks | undefined)?.[event];
       added.set(event, Array.isArray(own) ? [...own, ...matchers] : matchers);
     }
@@ -53,14 +52,15 @@ export function claudeAgentSdkModules(context: PatchContext): InstrumentationNod
     return forwardingObject(given as object, new Map([['hooks', merged]]));
   };
 
-  const observedParams = (params: unknown): unknown => {
-    if (!isEnabled() || params === null || typeof params !== 'object') return params;
+  /** The query's params with the hooks added, or the params as given (nothing to add). */
+  const observedParams = (params: unknown, hooks: ToolCallHooks): unknown => {
+    if (params === null || typeof params !== 'object') return params;
     return guarded(
       logger,
       'Claude Agent SDK query',
       () => {
         const { options } = params as { options?: unknown };
-        const observed = observedOptions(options);
+        const observed = observedOptions(options, hooks);
         return observed === options ? params : forwardingObject(params, new Map([['options', observed]]));
       },
       params,
@@ -75,7 +75,20 @@ export function claudeAgentSdkModules(context: PatchContext): InstrumentationNod
       'query',
       (original) =>
         function query(this: unknown, ...args: unknown[]) {
-          return (original as AnyFunction).call(this, observedParams(args[0]), ...args.slice(1));
+          if (!isEnabled()) return (original as AnyFunction).call(this, ...args);
+          const hooks = toolCallHooks(listener);
+          const params = observedParams(args[0], hooks);
+          const running = (original as AnyFunction).call(this, params, ...args.slice(1));
+          // our hooks are in it: its calls still open end with it
+          if (params !== args[0]) {
+            guarded(
+              logger,
+              'Claude Agent SDK query',
+              () => onQueryEnd(running, () => void hooks.endOpenCalls()),
+              undefined,
+            );
+          }
+          return running;
         },
     );
     return target;

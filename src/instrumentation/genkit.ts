@@ -18,6 +18,8 @@ const FILES = ['lib/genkit-ai.js', 'lib/genkit-ai.mjs'];
 const METHODS = ['generate', 'generateStream'] as const;
 /** The name of the middleware `toolCallsMiddleware` makes, and of this one: a `use` that has one is observed already. */
 const MIDDLEWARE_PREFIX = 'otel-tool-calls-';
+/** Genkit's own key (`@genkit-ai/core` tracing): set once telemetry is set up, so that Genkit sets up none. */
+const GENKIT_TELEMETRY_SET_UP = '__GENKIT_TELEMETRY_INSTRUMENTED';
 type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
 type Prototype = Record<string, unknown>;
 
@@ -120,17 +122,23 @@ export function genkitModules(context: PatchContext): InstrumentationNodeModuleD
 }
 
 /**
- * Genkit starts an OpenTelemetry SDK of its own at its first span unless told not to (its
- * `disableGenkitOTelInitialization()`, a flag on the global object), which its docs ask of an app
- * that sets up its own: the process's SDK (register's, or the app's `NodeSDK` this instrumentation
- * is in) is that one. Without this, Genkit's SDK would take the tracer provider over (register gives
- * way to an SDK started after it) and the tool spans would go to Genkit's exporter only. Under
- * `genkit start` (`GENKIT_ENV=dev`) Genkit's own SDK feeds its Dev UI: left alone there.
+ * Genkit starts an OpenTelemetry SDK of its own at its first span unless telemetry was set up: its
+ * `ensureBasicTelemetryInstrumentation()` calls `enableTelemetry({})` unless a promise is under
+ * `__GENKIT_TELEMETRY_INSTRUMENTED` on the global object (what `enableTelemetry` leaves there).
+ * Without a stop, Genkit's SDK would take the tracer provider over (register gives way to an SDK
+ * started after it) and the tool spans would go to Genkit's exporter only: the process's SDK
+ * (register's, or the app's `NodeSDK` this instrumentation is in) is the one. So that promise is
+ * set, and only where nothing is yet. Not Genkit's `disableGenkitOTelInitialization()` flag: it
+ * also makes the app's own `enableTelemetry(...)` (`enableFirebaseTelemetry()`, ...) a no-op, and
+ * an app that asks Genkit for telemetry gets it, as without this package. Left alone: under
+ * `genkit start` (`GENKIT_ENV=dev`, where Genkit's SDK feeds its Dev UI) and with
+ * `ENABLE_FIREBASE_MONITORING=true` (Genkit then enables Firebase telemetry itself, when the key is unset).
  */
 function keepGenkitFromStartingItsSdk(): void {
-  if ((globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.GENKIT_ENV === 'dev')
-    return;
-  (globalThis as Record<string, unknown>).__GENKIT_DISABLE_GENKIT_OTEL_INITIALIZATION = true;
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  if (env?.GENKIT_ENV === 'dev' || env?.ENABLE_FIREBASE_MONITORING === 'true') return;
+  const global = globalThis as Record<string, unknown>;
+  global[GENKIT_TELEMETRY_SET_UP] ??= Promise.resolve();
 }
 
 /** A middleware (a reference or a definition) named as this package names its own. */

@@ -43,6 +43,7 @@ import {
   openToolCall,
   outerToolCall,
 } from './outer-tool-call.js';
+import { exceptionOf, inputRejectedMessage, quotesArguments } from './rejected-input.js';
 import { recordRemoteCallDuration } from './remote-call-metrics.js';
 import { defaultFormatError, resolveOptions } from './resolve-options.js';
 import {
@@ -543,7 +544,13 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     state.errorType = failure.type;
     state.outcome = outcome;
     state.failureAttributes = failureAttributes(failure);
-    state.failureMessage = failure.message;
+    // a rejection of the model's arguments: the framework's message quotes them (rejected-input.ts)
+    const quoted = quotesArguments(error, call);
+    const { captureContent, redact } = this.options;
+    state.failureMessage =
+      quoted && !(captureContent && redact === undefined) ? inputRejectedMessage(state.toolName) : failure.message;
+    state.failureException =
+      quoted && isErrorLike(error) ? exceptionOf(error, failure.type, state.failureMessage) : undefined;
     if (!keptBack) this.writeFailure(state.span, state);
   }
 
@@ -559,7 +566,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       const foreign = state.joined?.owner === 'other';
       // one exception event per failure: a joined span whose instrumentation recorded it has it
       if (this.options.recordException && isErrorLike(error) && !(foreign && hasExceptionEvent(span))) {
-        span.recordException(error, time);
+        span.recordException(state.failureException ?? error, time);
       }
       // another instrumentation's span must not lose it when that instrumentation ends it
       if (foreign) keepFailure(span);
@@ -597,6 +604,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
         into.outcome = attempt.outcome;
         into.failureAttributes = attempt.failureAttributes;
         into.failureMessage = attempt.failureMessage;
+        into.failureException = attempt.failureException;
       },
       standAlone: () => this.recordAttempt(attempt, call, endTime),
     };
@@ -732,6 +740,7 @@ function callState(
     remoteAttributes: undefined,
     failureAttributes: undefined,
     failureMessage: undefined,
+    failureException: undefined,
     failedAttempt: undefined,
     // a model can invent any number of tool names: one series for all of them
     metricToolName: call.rejection === 'unknown_tool' ? GEN_AI_TOOL_NAME_VALUE_UNKNOWN : toolName,

@@ -1,4 +1,4 @@
-import { type Attributes, type Context, createContextKey, type Span, trace } from '@opentelemetry/api';
+import { type Attributes, type Context, createContextKey, type Exception, type Span, trace } from '@opentelemetry/api';
 import { namedForTool } from './named-tool-span.js';
 import {
   ATTR_GEN_AI_OPERATION_NAME,
@@ -18,6 +18,8 @@ export interface OpenToolCall extends CallIdentity {
   failureAttributes?: Attributes;
   /** The span status message of the failure. */
   failureMessage?: string;
+  /** The exception event in place of the error, for an error whose message quotes the model's arguments. */
+  failureException?: Exception;
   /**
    * A call that joined this one and failed, and no call joined after it: this call's failure if it
    * ends with none of its own (one call seen by two layers); an attempt of its own, which the body
@@ -218,26 +220,37 @@ function sameCall(outer: OuterIdentity, call: CallIdentity): boolean {
  * request carries the call's tool_use id (`_meta['claudecode/toolUseId']`, read by the MCP
  * adapter as its call id): an MCP server call with the id of such an open call is the same call,
  * and joins it (one span per call, the tool body under it). A registered map, for the package's
- * ESM and CommonJS builds loaded together (see OPEN_CALL).
+ * ESM and CommonJS builds loaded together (see OPEN_CALL). An id can be open twice (two sessions
+ * whose calls are numbered alike: a gateway, a local model): the request cannot say which it is,
+ * and joins neither. (Its key is not the one of the versions that kept one call per id: an older
+ * copy of the package in the process would misread a list.)
  */
-const CALLS_BY_ID_KEY = Symbol.for('otel-tool-calls.open-calls-by-id');
+const CALLS_BY_ID_KEY = Symbol.for('otel-tool-calls.open-calls-by-tool-use-id');
 type CallById = { readonly span: Span; readonly call: OpenToolCall };
-const registry = globalThis as { [CALLS_BY_ID_KEY]?: Map<string, CallById> };
+const registry = globalThis as { [CALLS_BY_ID_KEY]?: Map<string, CallById[]> };
 registry[CALLS_BY_ID_KEY] ??= new Map();
-const callsById: Map<string, CallById> = registry[CALLS_BY_ID_KEY];
+const callsById: Map<string, CallById[]> = registry[CALLS_BY_ID_KEY];
 
 /** Opens `call` under its call id, for the in-process server call of the same tool_use to join. */
 export function openCallById(id: string, span: Span, call: OpenToolCall): void {
-  callsById.set(id, { span, call });
+  const open = callsById.get(id);
+  if (open === undefined) callsById.set(id, [{ span, call }]);
+  else open.push({ span, call });
 }
 
 export function closeCallById(id: string, call: OpenToolCall): void {
-  if (callsById.get(id)?.call === call) callsById.delete(id);
+  const open = callsById.get(id);
+  if (open === undefined) return;
+  const others = open.filter((entry) => entry.call !== call);
+  if (others.length === 0) callsById.delete(id);
+  else callsById.set(id, others);
 }
 
 function serverCallById(call: CallIdentity): OuterToolCall | undefined {
   if (call.toolCallId === undefined || callsById.size === 0) return undefined;
   const open = callsById.get(call.toolCallId);
-  if (open === undefined || open.call.completed === true) return undefined;
-  return { owner: 'this-package', span: open.span, call: open.call, byId: true };
+  if (open?.length !== 1) return undefined;
+  const [only] = open as [CallById];
+  if (only.call.completed === true) return undefined;
+  return { owner: 'this-package', span: only.span, call: only.call, byId: true };
 }

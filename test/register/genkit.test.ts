@@ -37,3 +37,19 @@ describe('zero-code: a Genkit app with no telemetry code', () => {
     },
   );
 });
+
+describe("zero-code: a Genkit app that enables Genkit's telemetry itself", () => {
+  it("an app that enables Genkit's telemetry itself gets it: its span processor gets the tool spans, register's SDK the metrics", async () => {
+    const run = await runUnderRegister('genkit-own-telemetry.mjs');
+
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      'sunny in Oslo\nfailed: no forecast for Atlantis\n' +
+        'own processor got: weather call_Oslo -, forecast call_Atlantis RangeError\n',
+    );
+    // Genkit's SDK is the app's now (register gives way to an SDK the app starts); it has no meter
+    // provider, so the calls' samples still reach register's exporter
+    expect(run.metrics.find((metric) => metric.name === METRIC_GEN_AI_EXECUTE_TOOL_DURATION)?.total).toBe(2);
+    expect(run.metrics.find((metric) => metric.name === METRIC_TOOL_CALL_ERRORS)?.total).toBe(1);
+  });
+});

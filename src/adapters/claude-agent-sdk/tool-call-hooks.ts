@@ -3,6 +3,7 @@ import type {
   HookCallbackMatcher,
   HookInput,
   HookJSONOutput,
+  PostToolBatchHookInput,
   PostToolUseFailureHookInput,
   PostToolUseHookInput,
   PreToolUseHookInput,
@@ -21,7 +22,15 @@ export interface ToolCallHooks {
   readonly PostToolUse: HookCallbackMatcher[];
   readonly PostToolUseFailure: HookCallbackMatcher[];
   readonly PermissionDenied: HookCallbackMatcher[];
+  readonly PostToolBatch: HookCallbackMatcher[];
   readonly SessionEnd: HookCallbackMatcher[];
+  /**
+   * Ends every call these hooks still have open, as failed (`session_ended`): call it once the
+   * query is over (in a `finally` around its loop), for a query that ends without a hook saying so
+   * (aborted, interrupted by a denial, its iterator closed early). Not enumerable: the SDK takes
+   * each enumerable key as a hook event.
+   */
+  endOpenCalls(): Promise<void>;
 }
 
 /** What the listener decided for a call that failed: its report, if it reported one. */
@@ -41,7 +50,10 @@ interface OpenCall {
  *   tool_use id) and returns at once: the hook lets the tool run.
  * - PostToolUse settles it with the tool's response: a success, or a failure when the response is
  *   marked as an error (`isError` / `is_error`); PostToolUseFailure with the SDK's error text;
- *   PermissionDenied as denied; SessionEnd ends the calls still open (so every span ends).
+ *   PermissionDenied as denied. A call the SDK denies before it runs (`canUseTool`, a hook's
+ *   decision, the permission mode) gets none of these: PostToolBatch, which lists every call of the
+ *   batch with what the model is told, settles a call still open there as denied. SessionEnd, and
+ *   `endOpenCalls()` when the query is over, end the calls still open (so every span ends).
  * - The body of a built-in tool (Bash, Read, Edit...) runs in the CLI's process: its span's
  *   duration is the hooks' view (from PreToolUse to the Post hook), and no span the body makes is
  *   under it. A tool of an SDK MCP server runs in this process: when that server is instrumented
@@ -49,15 +61,17 @@ interface OpenCall {
  *   the tool body's own spans under it; outer-tool-call.ts).
  * - "report": the hooks cannot change that a call failed, nor what the model is told of it; the
  *   listener's text goes to the model as the hook's `additionalContext`.
- * Keyed by tool_use id: the hooks of one call come from the CLI in order, but calls interleave.
+ * Keyed by session and tool_use id: the hooks of one call come from the CLI in order, but calls
+ * interleave, and two sessions (one hooks object in two queries) can number their calls alike (a
+ * gateway, a local model).
  */
 export function toolCallHooks<Context = unknown>(listener: ToolCallListener<Context>): ToolCallHooks {
   assertListener(listener, 'toolCallHooks');
   const observing = listener as ToolCallListener<unknown>;
   const open = new Map<string, OpenCall>();
 
-  const start = (input: PreToolUseHookInput, toolUseId: string) => {
-    if (open.has(toolUseId)) return;
+  const start = (input: PreToolUseHookInput, key: string, toolUseId: string) => {
+    if (open.has(key)) return;
     let settle: OpenCall['settle'] = () => {};
     const outcome = new Promise<{ readonly response: unknown } | { readonly failure: Error }>((resolve) => {
       settle = resolve;
@@ -82,56 +96,95 @@ export function toolCallHooks<Context = unknown>(listener: ToolCallListener<Cont
         observing,
       ),
     ).catch(() => undefined); // rethrown: the SDK has the failure already, the hooks return nothing
-    open.set(toolUseId, { settle, observed });
+    open.set(key, { settle, observed });
   };
 
   const finish = async (
-    toolUseId: string | undefined,
+    key: string | undefined,
     outcome: { readonly response: unknown } | { readonly failure: Error },
     reportAs: 'PostToolUse' | 'PostToolUseFailure' | undefined,
   ): Promise<HookJSONOutput> => {
-    const call = toolUseId === undefined ? undefined : open.get(toolUseId);
-    if (call === undefined || toolUseId === undefined) return {};
-    open.delete(toolUseId);
+    const call = key === undefined ? undefined : open.get(key);
+    if (call === undefined || key === undefined) return {};
+    open.delete(key);
     call.settle(outcome);
     const result = await call.observed;
     if (reportAs === undefined || !isReported(result)) return {};
     return { hookSpecificOutput: { hookEventName: reportAs, additionalContext: result.reported } };
   };
 
+  // the session (or the query) is over: what is still open never got a Post hook
+  const endAll = async (keys: string[]) => {
+    const ended = () => new ToolUseFailure('The session ended with the call still open', 'session_ended');
+    await Promise.all(keys.map((key) => finish(key, { failure: ended() }, undefined)));
+  };
+
   const preToolUse: HookCallback = async (input, toolUseId) => {
     const id = idOf(input, toolUseId);
-    if (input.hook_event_name === 'PreToolUse' && id !== undefined) start(input, id);
+    if (input.hook_event_name === 'PreToolUse' && id !== undefined) start(input, callKey(input, id), id);
     return {};
   };
   const postToolUse: HookCallback = (input, toolUseId) =>
-    finish(idOf(input, toolUseId), { response: (input as PostToolUseHookInput).tool_response }, 'PostToolUse');
+    finish(keyOf(input, toolUseId), { response: (input as PostToolUseHookInput).tool_response }, 'PostToolUse');
   const postToolUseFailure: HookCallback = (input, toolUseId) => {
     const { error, is_interrupt } = input as PostToolUseFailureHookInput;
     const failure = new ToolUseFailure(String(error), is_interrupt === true ? 'interrupted' : 'tool_error');
-    return finish(idOf(input, toolUseId), { failure }, 'PostToolUseFailure');
+    return finish(keyOf(input, toolUseId), { failure }, 'PostToolUseFailure');
   };
   const permissionDenied: HookCallback = (input, toolUseId) => {
     const reason = (input as { reason?: unknown }).reason;
     const failure = new ToolUseFailure(`Permission denied: ${String(reason)}`, 'permission_denied');
-    return finish(idOf(input, toolUseId), { failure }, undefined);
+    return finish(keyOf(input, toolUseId), { failure }, undefined);
   };
-  const sessionEnd: HookCallback = async () => {
-    const ids = [...open.keys()];
+  // a call of the batch still open had no Post hook: it never ran, the SDK denied it
+  const postToolBatch: HookCallback = async (input) => {
+    const calls = (input as PostToolBatchHookInput).tool_calls;
+    if (!Array.isArray(calls)) return {};
     await Promise.all(
-      ids.map((id) => finish(id, { failure: new ToolUseFailure('The session ended', 'session_ended') }, undefined)),
+      calls.map((call) => {
+        const id = typeof call?.tool_use_id === 'string' && call.tool_use_id.length > 0 ? call.tool_use_id : undefined;
+        if (id === undefined) return undefined;
+        const failure = new ToolUseFailure(`Permission denied: ${deniedText(call.tool_response)}`, 'permission_denied');
+        return finish(callKey(input, id), { failure }, undefined);
+      }),
     );
     return {};
   };
+  const sessionEnd: HookCallback = async (input) => {
+    const session = `${sessionOf(input)}${KEY_SEPARATOR}`;
+    await endAll([...open.keys()].filter((key) => key.startsWith(session)));
+    return {};
+  };
 
-  return {
+  const hooks = {
     // marked: the zero-code instrumentation leaves a query that has these hooks alone
     PreToolUse: [{ hooks: [markObserved(preToolUse)] }],
     PostToolUse: [{ hooks: [postToolUse] }],
     PostToolUseFailure: [{ hooks: [postToolUseFailure] }],
     PermissionDenied: [{ hooks: [permissionDenied] }],
+    PostToolBatch: [{ hooks: [postToolBatch] }],
     SessionEnd: [{ hooks: [sessionEnd] }],
   };
+  const endOpenCalls = () => endAll([...open.keys()]);
+  return Object.defineProperty(hooks, 'endOpenCalls', { value: endOpenCalls, enumerable: false }) as ToolCallHooks;
+}
+
+/** Between the session id and the tool_use id in a call's key: in neither (both are the SDK's ids). */
+const KEY_SEPARATOR = '\u0000';
+
+/** What tells a call from every other: its session and its tool_use id. */
+function callKey(input: HookInput, toolUseId: string): string {
+  return `${sessionOf(input)}${KEY_SEPARATOR}${toolUseId}`;
+}
+
+function keyOf(input: HookInput, toolUseId: string | undefined): string | undefined {
+  const id = idOf(input, toolUseId);
+  return id === undefined ? undefined : callKey(input, id);
+}
+
+function sessionOf(input: HookInput): string {
+  const session = (input as { session_id?: unknown }).session_id;
+  return typeof session === 'string' ? session : '';
 }
 
 /** The hook input's tool_use id, else the one the SDK passes the callback. */
@@ -154,6 +207,11 @@ function isErrorResponse(response: unknown): boolean {
   } catch {
     return false;
   }
+}
+
+/** What the model is told of a denied call (PostToolBatch's `tool_response`): the SDK's text, or the fixed one. */
+function deniedText(response: unknown): string {
+  return typeof response === 'string' ? response : 'The tool call was not run';
 }
 
 function errorText(response: unknown): string {

@@ -7,8 +7,9 @@ export type ToolUseFailureKind = 'tool_error' | 'interrupted' | 'permission_deni
  * What a listener receives for a tool call of the Claude Agent SDK that failed: the SDK hands the
  * hooks its failure as text (`PostToolUseFailure`'s `error`, `PermissionDenied`'s `reason`), never
  * the thrown value, which stays in the CLI's process. Its `code` (the span's and the metrics'
- * `error.type`) says which: `tool_error`, `interrupted`, `permission_denied`, or `session_ended`
- * (the session ended with the call still open).
+ * `error.type`) says which: `tool_error`, `interrupted`, `permission_denied` (the SDK did not let
+ * the call run: `PermissionDenied`, or a call `PostToolBatch` lists that no Post hook ended), or
+ * `session_ended` (the session or the query ended with the call still open).
  */
 export class ToolUseFailure extends Error {
   override readonly name = 'ToolUseFailure';

@@ -7,7 +7,7 @@ import {
   ATTR_GEN_AI_TOOL_NAME,
   GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
 } from '../../otel/semconv.js';
-import type { ToolCallListener } from '../../tool-call-listener.js';
+import type { ToolCallListener, ToolCallRejection } from '../../tool-call-listener.js';
 import { FRAMEWORK_GENKIT } from '../frameworks.js';
 import { holdSpanEnd } from './held-span-end.js';
 
@@ -37,13 +37,14 @@ async function observedToolRequest(
   let observed: Promise<ToolResponsePart | Interrupted | undefined> | undefined;
   let releaseSpan = () => {};
   let handed: Promise<ToolResponsePart | Interrupted | undefined> | undefined;
+  let rejection: ToolCallRejection | undefined;
   const observe = () =>
     observeCall(
       {
         definition: { name },
         metadata: {},
         input,
-        toolContext: { toolCallId: ref, framework: FRAMEWORK_GENKIT },
+        toolContext: { toolCallId: ref, framework: FRAMEWORK_GENKIT, rejection },
         run: () => handed as Promise<ToolResponsePart | Interrupted | undefined>,
         report: (text): ToolResponsePart => ({ toolResponse: { name, ref, output: text } }),
       },
@@ -70,8 +71,15 @@ async function observedToolRequest(
     if (isInterrupt(error)) return { interrupt: error };
     throw error;
   });
-  // Genkit refused the call before its span started (input that fails the tool's schema): observed here
-  if (observed === undefined) await handed.catch(() => undefined);
+  // Genkit refused the call before its span started (input that fails the tool's schema): observed
+  // here, as the model's failure (its error quotes the arguments: rejected-input.ts)
+  if (observed === undefined) {
+    const refusal = await handed.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    if (isSchemaRefusal(refusal)) rejection = 'invalid_input';
+  }
   let outcome: ToolResponsePart | Interrupted | undefined;
   try {
     outcome = await (observed ?? observe());
@@ -80,6 +88,15 @@ async function observedToolRequest(
   }
   if (outcome !== undefined && 'interrupt' in outcome) throw outcome.interrupt;
   return outcome;
+}
+
+/** Genkit's refusal of a tool request's input (its `ValidationError`, status `INVALID_ARGUMENT`). */
+function isSchemaRefusal(error: unknown): boolean {
+  try {
+    return error !== null && typeof error === 'object' && (error as { status?: unknown }).status === 'INVALID_ARGUMENT';
+  } catch {
+    return false;
+  }
 }
 
 /** By name, as Genkit itself also tests it (the class may come from another copy of Genkit). */

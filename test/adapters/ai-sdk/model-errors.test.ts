@@ -3,6 +3,7 @@ import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import { generateText, stepCountIs, streamText, ToolLoopAgent, tool } from 'ai';
 import { observeToolCalls, wrapTools } from 'otel-tool-calls/ai-sdk';
 import {
+  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
   ATTR_GEN_AI_TOOL_CALL_ID,
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_TOOL_CALL_ERROR_OUTCOME,
@@ -183,6 +184,86 @@ describe('observeToolCalls: the tool calls the AI SDK rejects before the tool ru
     const result = await generateText(observeToolCalls(options, telemetry.listener()));
     expect(result.steps).toHaveLength(2);
     expect(toolSpans()).toHaveLength(1);
+  });
+});
+
+/** What a model put in its arguments that must never reach a span unredacted: a secret, and a lot of text. */
+const SECRET = 'sk-live-4242';
+const LONG = 'x'.repeat(100_000);
+/** The SDK's errors quote the arguments: `Value: {...}` for input that fails the schema, `Text: ...` for malformed JSON. */
+const REJECTED_WITH_SECRETS: ScriptedToolCall[] = [
+  { toolName: 'weather', input: { city: 42, token: SECRET, notes: LONG }, toolCallId: 'c1' },
+  { toolName: 'weather', input: undefined, rawInput: `{"city":"${SECRET} ${LONG}`, toolCallId: 'c3' },
+];
+const redactSecret = (value: unknown): unknown =>
+  typeof value === 'string'
+    ? value.replaceAll(SECRET, '***')
+    : JSON.parse(JSON.stringify(value).replaceAll(SECRET, '***'));
+
+/** Everything a rejected call's span says, as text: status, events (message, stacktrace) and attributes. */
+const spanText = (id: string) => {
+  const span = byCallId()[id];
+  return JSON.stringify([span?.status, span?.events, span?.attributes]);
+};
+
+describe("observeToolCalls: a rejected call's arguments stay out of its span unless captured, redacted and bounded", () => {
+  it.each([
+    ['capture off, redact set', { redact: redactSecret }],
+    ['capture off', {}],
+  ])("%s: no argument reaches the span's status or exception event", async (_case, options) => {
+    const model = toolCallThenText(REJECTED_WITH_SECRETS);
+    await generateText(
+      observeToolCalls(
+        { model, tools: tools(), stopWhen: stepCountIs(2), prompt: 'Oslo?' },
+        telemetry.listener(options),
+      ),
+    );
+
+    for (const id of ['c1', 'c3']) {
+      const span = byCallId()[id];
+      expect(span?.attributes[ATTR_ERROR_TYPE]).toBe('AI_InvalidToolInputError');
+      expect(span?.status).toEqual({ code: SpanStatusCode.ERROR, message: "Invalid input for tool 'weather'" });
+      const [exception] = span?.events ?? [];
+      expect(exception?.attributes?.['exception.type']).toBe('AI_InvalidToolInputError');
+      expect(exception?.attributes?.['exception.message']).toBe("Invalid input for tool 'weather'");
+      expect(spanText(id)).not.toContain(SECRET);
+      expect(spanText(id)).not.toContain('xxxxxxxxxx');
+    }
+  });
+
+  it('capture on with redact: the arguments only as captured (redacted, bounded), never in the status or exception event', async () => {
+    const model = toolCallThenText(REJECTED_WITH_SECRETS);
+    await generateText(
+      observeToolCalls(
+        { model, tools: tools(), stopWhen: stepCountIs(2), prompt: 'Oslo?' },
+        telemetry.listener({ captureContent: true, redact: redactSecret, maxContentLength: 200 }),
+      ),
+    );
+
+    for (const id of ['c1', 'c3']) {
+      const span = byCallId()[id];
+      expect(span?.status.message).toBe("Invalid input for tool 'weather'");
+      expect(String(span?.attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS])).toContain('***');
+      expect(spanText(id)).not.toContain(SECRET);
+      // the captured arguments are the span's one copy of them, bounded
+      expect(spanText(id).length).toBeLessThan(10_000);
+    }
+  });
+
+  it("capture on without redact: the SDK's own message, bounded in the status and the exception event", async () => {
+    const model = toolCallThenText(REJECTED_WITH_SECRETS);
+    await generateText(
+      observeToolCalls(
+        { model, tools: tools(), stopWhen: stepCountIs(2), prompt: 'Oslo?' },
+        telemetry.listener({ captureContent: true }),
+      ),
+    );
+
+    const span = byCallId().c1;
+    expect(span?.status.message).toContain('Invalid input for tool weather');
+    const [exception] = span?.events ?? [];
+    expect(String(exception?.attributes?.['exception.message'])).toContain('Invalid input for tool weather');
+    expect(spanText('c1').length).toBeLessThan(20_000);
   });
 });
 

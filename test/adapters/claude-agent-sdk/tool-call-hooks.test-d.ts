@@ -15,6 +15,10 @@ describe('otel-tool-calls/claude-agent-sdk types', () => {
     query({ prompt: 'Do the task', options: { hooks: { ...hooks, Stop: [] } } });
   });
 
+  it('endOpenCalls resolves once the calls still open have ended', () => {
+    expectTypeOf(toolCallHooks(listener).endOpenCalls).toEqualTypeOf<() => Promise<void>>();
+  });
+
   it('ToolUseFailure carries the kind of failure as its code', () => {
     expectTypeOf(new ToolUseFailure('x').code).toEqualTypeOf<
       'tool_error' | 'interrupted' | 'permission_denied' | 'session_ended'

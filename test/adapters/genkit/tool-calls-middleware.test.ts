@@ -9,6 +9,7 @@ import {
   ATTR_GEN_AI_TOOL_CALL_ID,
   ATTR_GEN_AI_TOOL_CALL_RESULT,
   ATTR_TOOL_CALL_ERROR_OUTCOME,
+  ATTR_TOOL_CALL_ERROR_SOURCE,
   METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
   METRIC_TOOL_CALL_ERRORS,
 } from 'otel-tool-calls/semconv';
@@ -181,5 +182,28 @@ describe('toolCallsMiddleware on a Genkit generate call', () => {
     expect(recording.events[1]).toMatchObject({
       result: { toolResponse: { name: 'recWeather', ref: 'call_5', output: 'sunny in Oslo' } },
     });
+  });
+});
+
+describe('toolCallsMiddleware: a call Genkit refuses for its input', () => {
+  it("is the model's failure, and its arguments stay out of the span (status, exception event)", async () => {
+    const secret = 'sk-live-4242';
+    const refused = generate(
+      'refused',
+      [{ ref: 'r1', name: 'refusedWeather', input: { city: 42, token: secret } }],
+      [toolCallsMiddleware(listener({ redact: () => '[redacted]' }))],
+    );
+    // rethrown (the default): Genkit's own refusal, which quotes the arguments to the app
+    await expect(refused).rejects.toThrow(secret);
+
+    const [span, ...others] = spansOf('refusedWeather');
+    expect(others).toEqual([]);
+    expect(span?.attributes[ATTR_GEN_AI_TOOL_CALL_ID]).toBe('r1');
+    expect(span?.attributes[ATTR_TOOL_CALL_ERROR_SOURCE]).toBe('model');
+    expect(span?.status).toEqual({ code: SpanStatusCode.ERROR, message: "Invalid input for tool 'refusedWeather'" });
+    expect(span?.events.map((event) => event.attributes?.['exception.message'])).toEqual([
+      "Invalid input for tool 'refusedWeather'",
+    ]);
+    expect(JSON.stringify([span?.status, span?.events, span?.attributes])).not.toContain(secret);
   });
 });

@@ -74,6 +74,22 @@ describe('OpenAI Agents: arguments the SDK refuses are a call the model got wron
     expect(span?.attributes[ATTR_TOOL_CALL_ERROR_SOURCE]).toBe('model');
   });
 
+  it("keeps the refused arguments out of the span's status and exception event (the SDK's message describes them)", async () => {
+    const [wrapped] = wrapTools([weather({ errorFunction: null })], telemetry.listener());
+    const model = new FunctionCallThenEcho({ name: 'weather', arguments: { city: 42 }, callId: 'call_3' });
+    const refusal = await run(
+      new Agent({ name: 'Assistant', model, tools: [wrapped as ReturnType<typeof weather>] }),
+      'Weather?',
+    ).catch((error: unknown) => error);
+
+    expect(refusal).toBeInstanceOf(Error);
+    const span = telemetry.spans().find((candidate) => candidate.name === 'execute_tool weather');
+    expect(span?.status).toEqual({ code: SpanStatusCode.ERROR, message: "Invalid input for tool 'weather'" });
+    expect(span?.events.map((event) => event.attributes?.['exception.message'])).toEqual([
+      "Invalid input for tool 'weather'",
+    ]);
+  });
+
   it("errorPolicy 'report': the model reads the listener's text for the refused arguments", async () => {
     const model = new FunctionCallThenEcho({ name: 'weather', arguments: { city: 42 }, callId: 'call_2' });
     const listener = telemetry.listener({
