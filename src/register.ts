@@ -52,7 +52,7 @@ function start(): void {
   startGivingWayToTheAppsSdk(() => sdk.start(), {
     setMeterProvider: (provider) => instrumentation?.setMeterProvider(provider),
   });
-  flushAtExit(() => sdk.shutdown(), timeoutMs);
+  flushAtExit({ forceFlush: () => sdk.forceFlush(), shutdown: () => sdk.shutdown() }, timeoutMs);
   // ESM: import-in-the-middle's loader hook, for the framework files the instrumentation patches
   // only (every other module loads untouched). Installed once the SDK has loaded: Node's in-thread
   // hooks (22+) see every require() too, and the SDK's few hundred files need none of them.
