@@ -40,6 +40,8 @@ export interface ExportedSpan {
   readonly attributes: Record<string, unknown>;
   readonly status: { code?: number; message?: string };
   readonly serviceName: unknown;
+  /** The attributes of the resource it was exported with. */
+  readonly resource: Record<string, unknown>;
 }
 
 export interface ExportedMetric {
@@ -149,13 +151,15 @@ export function spansOf(requests: Requests): ExportedSpan[] {
     .filter((request) => request.path === '/v1/traces')
     .flatMap((request) => JSON.parse(request.body.toString('utf8')).resourceSpans)
     .flatMap((resourceSpans) => {
-      const serviceName = otlpAttributes(resourceSpans.resource.attributes)['service.name'];
+      const resource = otlpAttributes(resourceSpans.resource.attributes);
+      const serviceName = resource['service.name'];
       return resourceSpans.scopeSpans.flatMap((scope: { spans: never[] }) =>
         scope.spans.map((span: ExportedSpan & { attributes: never }) => ({
           ...span,
           parentSpanId: span.parentSpanId || undefined,
           attributes: otlpAttributes(span.attributes),
           serviceName,
+          resource,
         })),
       );
     });
