@@ -5,9 +5,10 @@ import { defineConfig } from 'vitest/config';
 import { packageAliases } from '../vitest.aliases.js';
 
 /**
- * The compatibility run: the repo's own OpenTelemetry, AI SDK and Anthropic SDKs tests, unchanged,
- * against the newer majors installed in compat/node_modules (ai 7, OpenTelemetry JS SDK 3.x,
- * @opentelemetry/api 1.10; the Anthropic SDKs at the versions the root tests), on Node 24. Started by scripts/compat.sh.
+ * The compatibility run: the repo's own OpenTelemetry, AI SDK and Anthropic SDKs tests and the zero-code
+ * suite, unchanged, against the newer majors installed in compat/node_modules (ai 7, OpenTelemetry JS
+ * SDK 3.x, @opentelemetry/api 1.10; the Anthropic SDKs at the versions the root tests), on Node 24.
+ * Started by scripts/compat.sh.
  */
 const repo = fileURLToPath(new URL('..', import.meta.url));
 /** Any file in compat/: bare imports resolved "from here" find compat/node_modules first. */
@@ -79,6 +80,30 @@ const AI_6_ONLY_TESTS = [
 ];
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * The zero-code suite (test/register) on the SDK 3.x line, each app with the variables a user sets,
+ * as on the 2.x line. Its other files need a framework compat/ does not install: LangChain (langchain,
+ * examples), LlamaIndex, Genkit, the OpenAI Agents SDK; shutdown-timeout is a unit test of no SDK.
+ * The MCP SDK 1.x is here as the Claude Agent SDK's dependency, the 2.x split packages are not. Within
+ * these files, a case that cannot run here says why where it is left out.
+ */
+const ZERO_CODE_SUITE = [
+  'test/register/ai-sdk.test.ts',
+  'test/register/anthropic.test.ts',
+  'test/register/api-flush.test.ts',
+  'test/register/app-sdk.test.ts',
+  'test/register/before-exit.test.ts',
+  'test/register/default-variables.test.ts',
+  'test/register/hooks-after-sdk.test.ts',
+  'test/register/lean-start.test.ts',
+  'test/register/lifecycle.test.ts',
+  'test/register/mcp.test.ts',
+  'test/register/mcp-operations.test.ts',
+  'test/register/observed-once.test.ts',
+  'test/register/shutdown-bound.test.ts',
+  'test/register/signals.test.ts',
+];
+
 export default defineConfig({
   root: repo,
   plugins: [resolveFromCompat(), requireFromCompat()],
@@ -91,7 +116,10 @@ export default defineConfig({
       'test/adapters/ai-sdk/**/*.test.ts',
       'test/adapters/anthropic/**/*.test.ts',
       'test/adapters/claude-agent-sdk/**/*.test.ts',
+      ...ZERO_CODE_SUITE,
     ],
+    // the app folder the zero-code suite's apps run in on this line
+    globalSetup: ['compat/sdk3-app.ts'],
     exclude: ['**/node_modules/**'],
     // every test whose full name does not end with one of AI_6_ONLY_TESTS
     testNamePattern: new RegExp(`^(?!.*(?:${AI_6_ONLY_TESTS.map(escapeRegExp).join('|')})$)`),

@@ -53,11 +53,17 @@ function start(): void {
   startGivingWayToTheAppsSdk(() => sdk.start(), {
     setMeterProvider: (provider) => instrumentation?.setMeterProvider(provider),
   });
-  // sessions still open (a stdio MCP server whose client left) end into the last export
-  flushAtExit(() => {
-    endOpenSessions();
-    return sdk.shutdown();
-  }, timeoutMs);
+  flushAtExit(
+    {
+      forceFlush: () => sdk.forceFlush(),
+      shutdown: () => {
+        // sessions still open (a stdio MCP server whose client left) end into the last export
+        endOpenSessions();
+        return sdk.shutdown();
+      },
+    },
+    timeoutMs,
+  );
   // ESM: import-in-the-middle's loader hook, for the framework files the instrumentation patches
   // only (every other module loads untouched). Installed once the SDK has loaded: Node's in-thread
   // hooks (22+) see every require() too, and the SDK's few hundred files need none of them.

@@ -1,19 +1,23 @@
 import { diag } from '@opentelemetry/api';
 import type { MeterProvider } from '@opentelemetry/sdk-metrics';
-import { envReaders, type LoadPackage, positiveNumberFromEnv } from './sdk-from-env.js';
+import { envReaders, type LoadPackage, positiveNumberFromEnv, sdkLine } from './sdk-from-env.js';
 
 /** An exporter `OTEL_LOGS_EXPORTER` names: made when the logs SDK is. */
 type LogsExporterChoice =
   | { readonly kind: 'otlp'; readonly flavour: 'grpc' | 'http' | 'proto' }
   | { readonly kind: 'console' };
 
-/** The parts of `@opentelemetry/sdk-logs` and `@opentelemetry/api-logs` used here (dependencies of the SDK's, not of this package's). */
+/** The parts of `@opentelemetry/sdk-logs` and of the logs API used here (dependencies of the SDK's, not of this package's). */
 interface Logger {
   emit(logRecord: object): void;
 }
 interface SdkLoggerProvider {
   getLogger(name: string, version?: string, options?: object): Logger;
+  forceFlush(): Promise<void>;
   shutdown(): Promise<void>;
+}
+interface LogsApi {
+  setGlobalLoggerProvider(provider: object): unknown;
 }
 type Constructor<Instance = object> = new (options?: object) => Instance;
 interface SdkLogs {
@@ -76,17 +80,23 @@ export class LazyLoggerProvider {
     private readonly selfObsMeterProvider: MeterProvider | undefined,
   ) {}
 
-  /** Registers it with the logs API the SDK uses. */
+  /**
+   * Registers it with the logs API NodeSDK of the installed line registers with: `@opentelemetry/api`'s
+   * own on the 3.x line, `@opentelemetry/api-logs` on the 2.x line (the 3.x line does not install it).
+   */
   register(): void {
-    const { logs } = this.load<{ logs: { setGlobalLoggerProvider(provider: object): unknown } }>(
-      '@opentelemetry/api-logs',
-    );
+    const { load } = this;
+    const { logs } = load<{ logs: LogsApi }>(sdkLine(load) === 3 ? '@opentelemetry/api' : '@opentelemetry/api-logs');
     logs.setGlobalLoggerProvider(this);
   }
 
   getLogger(name: string, version?: string, options?: object): Logger {
     this.provider ??= this.make();
     return this.provider.getLogger(name, version, options);
+  }
+
+  forceFlush(): Promise<void> {
+    return this.provider?.forceFlush() ?? Promise.resolve();
   }
 
   shutdown(): Promise<void> {

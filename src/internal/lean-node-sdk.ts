@@ -16,6 +16,7 @@ import {
   metricReadersFromEnv,
   propagatorFromEnv,
   samplerFromEnv,
+  sdkLine,
   spanLimitsFromEnv,
   spanProcessorsFromEnv,
 } from './sdk-from-env.js';
@@ -40,7 +41,8 @@ export interface LeanNodeSdkConfiguration {
 
 /**
  * `@opentelemetry/sdk-node`'s `NodeSDK` for the configuration above, step by step as its
- * constructor, `start()` and `shutdown()` (sdk-node 0.223's `sdk.ts`): the same variables, the
+ * constructor, `start()` and `shutdown()` (sdk-node 0.223's `sdk.ts`, and 0.301's where the 3.x
+ * line differs: `sdkLine`): the same variables, the
  * same providers registered in the same order, the same diag messages. What differs is what is
  * loaded: each SDK package when a variable or the configuration selects what is in it
  * (`sdk-from-env.ts`), and the logs SDK only when a logger is first asked for
@@ -69,7 +71,7 @@ export class LeanNodeSdk {
     this.resource = configuration.resource ?? resources.defaultResource();
     this.resourceDetectors = core.getStringFromEnv('OTEL_NODE_RESOURCE_DETECTORS')
       ? resourceDetectorsFromEnv(load)
-      : [resources.envDetector, resources.processDetector, resources.hostDetector];
+      : defaultResourceDetectors(load);
     // built here, as NodeSDK's constructor does (a Prometheus exporter starts serving now)
     this.metricReaders = configuration.metricReaders ?? metricReadersFromEnv(load);
     this.instrumentations = configuration.instrumentations ?? (() => []);
@@ -143,11 +145,35 @@ export class LeanNodeSdk {
     }
   }
 
+  /** Exports what the providers hold, and goes on (NodeSDK has none: its providers' `forceFlush`). */
+  forceFlush(): Promise<void> {
+    const flushing = [
+      this.tracerProvider?.forceFlush(),
+      this.loggerProvider?.forceFlush(),
+      this.meterProvider?.forceFlush(),
+    ];
+    return Promise.all(flushing).then(() => undefined);
+  }
+
   /** Flushes and stops the providers (NodeSDK's `shutdown`). */
   shutdown(): Promise<void> {
     const stopping = [this.tracerProvider?.shutdown(), this.loggerProvider?.shutdown(), this.meterProvider?.shutdown()];
     return Promise.all(stopping).then(() => undefined);
   }
+}
+
+/** NodeSDK's detectors when `OTEL_NODE_RESOURCE_DETECTORS` is unset: the 3.x line adds the service instance id and the OS. */
+function defaultResourceDetectors(load: LoadPackage): Resources.ResourceDetector[] {
+  const resources = load<typeof Resources>('@opentelemetry/resources');
+  return sdkLine(load) === 3
+    ? [
+        resources.serviceInstanceIdDetector,
+        resources.processDetector,
+        resources.hostDetector,
+        resources.osDetector,
+        resources.envDetector,
+      ]
+    : [resources.envDetector, resources.processDetector, resources.hostDetector];
 }
 
 /** `OTEL_NODE_RESOURCE_DETECTORS` (NodeSDK's `getResourceDetectorsFromEnv`). */

@@ -19,6 +19,15 @@ export type LoadPackage = <Module>(name: string) => Module;
 
 type MetricReader = SdkMetrics.MetricReader;
 
+/**
+ * The line of the SDK sdk-node brings, where NodeSDK differs between them: 3 (sdk-node 0.300 on) or 2.
+ * Told by the `@opentelemetry/api` sdk-node resolves: the 3.x line requires the API 1.10, the first
+ * with the Logs API in it, and the 2.x line refuses it (its peer range ends below 1.10).
+ */
+export function sdkLine(load: LoadPackage): 2 | 3 {
+  return load<{ logs?: unknown }>('@opentelemetry/api').logs === undefined ? 2 : 3;
+}
+
 /** The parts every other one needs: the environment's readers (`@opentelemetry/core`). */
 export function envReaders(load: LoadPackage): typeof Core {
   return load<typeof Core>('@opentelemetry/core');
@@ -47,7 +56,13 @@ export function metricReadersFromEnv(load: LoadPackage): MetricReader[] {
       const { PrometheusExporter } = load<typeof import('@opentelemetry/exporter-prometheus')>(
         '@opentelemetry/exporter-prometheus',
       );
-      readers.push(new PrometheusExporter());
+      // the host and port from the variables, as NodeSDK 3.x passes them (the 2.x exporter read them itself)
+      readers.push(
+        new PrometheusExporter({
+          host: core.getStringFromEnv('OTEL_EXPORTER_PROMETHEUS_HOST'),
+          port: core.getNumberFromEnv('OTEL_EXPORTER_PROMETHEUS_PORT'),
+        }),
+      );
     } else {
       diag.warn(
         `Unsupported OTEL_METRICS_EXPORTER value: "${exporter}". Supported values are: otlp, console, prometheus, none.`,
@@ -186,19 +201,19 @@ export function propagatorFromEnv(load: LoadPackage): TextMapPropagator | null |
     ['baggage', () => new core.W3CBaggagePropagator()],
     ['b3', () => new (b3().B3Propagator)()],
     ['b3multi', () => new (b3().B3Propagator)({ injectEncoding: b3().B3InjectEncoding.MULTI_HEADER })],
-    [
-      'jaeger',
-      () => {
-        diag.warn(
-          'The Jaeger propagator is deprecated and will be removed in a future release. Use the W3C TraceContext propagator ("tracecontext") instead.',
-        );
-        const { JaegerPropagator } = load<typeof import('@opentelemetry/propagator-jaeger')>(
-          '@opentelemetry/propagator-jaeger',
-        );
-        return new JaegerPropagator();
-      },
-    ],
   ]);
+  // the 3.x line has no Jaeger propagator (sdk-node 0.300 dropped the package): "unavailable", as there
+  if (sdkLine(load) === 2) {
+    factories.set('jaeger', () => {
+      diag.warn(
+        'The Jaeger propagator is deprecated and will be removed in a future release. Use the W3C TraceContext propagator ("tracecontext") instead.',
+      );
+      const { JaegerPropagator } = load<typeof import('@opentelemetry/propagator-jaeger')>(
+        '@opentelemetry/propagator-jaeger',
+      );
+      return new JaegerPropagator();
+    });
+  }
   const unique = Array.from(new Set(names));
   const valid: TextMapPropagator[] = [];
   for (const name of unique) {

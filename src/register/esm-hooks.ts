@@ -87,15 +87,14 @@ function otherRuntime(): 'Bun' | 'Deno' | undefined {
 
 /**
  * import-in-the-middle's in-thread hooks, the copy `@opentelemetry/instrumentation` patches with
- * (its own dependency, so resolved from there). `undefined` when it has none (import-in-the-middle
+ * (its own dependency, so resolved from there: from its entry file, the one path every line of it
+ * exports; 0.300 on exports no `./package.json`). `undefined` when it has none (import-in-the-middle
  * before 3.1): the off-thread hook is used then.
  */
 function loadSyncHooks(parentUrl: string): SyncHooks | undefined {
   try {
     const fromHere = nodeModule.createRequire(parentUrl);
-    const fromInstrumentation = nodeModule.createRequire(
-      fromHere.resolve('@opentelemetry/instrumentation/package.json'),
-    );
+    const fromInstrumentation = nodeModule.createRequire(fromHere.resolve('@opentelemetry/instrumentation'));
     return fromInstrumentation('import-in-the-middle/register-hooks.mjs') as SyncHooks;
   } catch {
     return undefined;

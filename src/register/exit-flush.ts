@@ -1,9 +1,10 @@
 import { type LoopCallbacksWatch, watchLoopCallbacks } from './loop-callbacks.js';
+import { withoutKeepingAlive } from './without-keeping-alive.js';
 
 const EXIT_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 /**
- * Runs `shutdown` (the SDK's flush) when the process ends, waiting for it `timeoutMs` at most,
+ * Runs `telemetry.shutdown` (the SDK's flush) when the process ends, waiting for it `timeoutMs` at most,
  * so that the app ends as it would without it: at the same point, with the same exit code, after
  * the same `'beforeExit'` events, by the same signal.
  *
@@ -32,20 +33,33 @@ const EXIT_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
  * Under Bun (which emits `'beforeExit'` without `process.emit`, and has no async hooks): a listener
  * of register's own flushes at the first `'beforeExit'`; the app's handlers get one more after it.
  *
- * On `SIGTERM` and `SIGINT`, the flush too, for `timeoutMs` at most; then, if the app has no
- * handler of its own for the signal, the process ends by it, as it would have.
+ * On `SIGTERM` and `SIGINT`, decided when the signal arrives (a `process.once` handler of the app's
+ * is gone by the time a flush is done):
+ * - the app has no handler of its own: the SDK is flushed and shut down, for `timeoutMs` at most,
+ *   then the process ends by the signal, as it would have;
+ * - it has one (a graceful drain): what is recorded so far is flushed, and nothing more. The SDK is
+ *   not shut down and the signal not raised again: the app decides when it ends, what it records
+ *   until then is flushed at its exit as above, and that flush is bounded by `timeoutMs` as any
+ *   other. The flush of the signal keeps nothing alive (`withoutKeepingAlive`): an exporter that
+ *   retries a collector that is down would otherwise hold the app's exit back for 10 s.
+ *
+ * `telemetry.shutdown` is the one flush at exit: what must end before it (an open session) goes
+ * in it, before the SDK's own.
  */
-export function flushAtExit(shutdown: () => Promise<void>, timeoutMs: number): void {
-  let flushing: Promise<void> | undefined;
-  const flush = () => {
-    flushing ??= shutdown().catch(() => undefined);
-    return flushing;
+export function flushAtExit(telemetry: ExitTelemetry, timeoutMs: number): void {
+  let shuttingDown: Promise<void> | undefined;
+  const shutdown = () => {
+    // a throw of its own included: the app ends as it would have, whatever the flush does
+    shuttingDown ??= Promise.resolve()
+      .then(() => telemetry.shutdown())
+      .catch(() => undefined);
+    return shuttingDown;
   };
 
   let exiting = false;
   const exitAfterTheFlush = () => {
     exiting = true;
-    exitOnceDone(flush(), timeoutMs);
+    exitOnceDone(shutdown(), timeoutMs);
   };
   if (emitsBeforeExitWithoutProcessEmit()) {
     // the first 'beforeExit' is the one the app would get: flushed then; the flush's own work
@@ -60,12 +74,23 @@ export function flushAtExit(shutdown: () => Promise<void>, timeoutMs: number): v
 
   for (const signal of EXIT_SIGNALS) {
     process.once(signal, () => {
-      void within(timeoutMs, flush()).then(() => {
-        // no handler of the app's own: end as the signal would have without this module
-        if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-      });
+      // this listener is gone already: what is left is the app's
+      if (process.listenerCount(signal) > 0) {
+        void withoutKeepingAlive(() => telemetry.forceFlush()).catch(() => undefined);
+        return;
+      }
+      // no handler of the app's own: end as the signal would have without this module
+      void within(timeoutMs, shutdown()).then(() => process.kill(process.pid, signal));
     });
   }
+}
+
+/** What register flushes: its SDK, and what must end before the SDK's flush at exit. */
+export interface ExitTelemetry {
+  /** Exports what is recorded so far; the SDK goes on recording. */
+  forceFlush(): Promise<void>;
+  /** The flush at exit: exports everything and stops. Called once. */
+  shutdown(): Promise<void>;
 }
 
 /**

@@ -10,12 +10,36 @@ import type { Context, Span, SpanOptions, Tracer, TracerOptions, TracerProvider 
  * register. `switchTo` is the app's registration.
  */
 
+/**
+ * What the SDK's providers have besides handing out tracers and loggers, and code that flushes
+ * through the API calls: an app before `process.exit()`, AWS Lambda's instrumentation after each
+ * invocation (`trace.getTracerProvider().getDelegate().forceFlush`, bound once, when it is set up).
+ */
+interface Stoppable {
+  forceFlush?(): Promise<void>;
+  shutdown?(): Promise<void>;
+}
+
+/** `provider[method]()`, the current provider's, where it has one (a no-op provider has none). */
+function callOn(provider: Stoppable, method: keyof Stoppable): Promise<void> {
+  return provider[method]?.() ?? Promise.resolve();
+}
+
 /** The tracer provider behind the global one while it is register's. */
 export class SwitchableTracerProvider implements TracerProvider {
-  constructor(private current: TracerProvider) {}
+  constructor(private current: TracerProvider & Stoppable) {}
 
   switchTo(provider: TracerProvider): void {
     this.current = provider;
+  }
+
+  /** The current provider's, as the SDK's own provider behind the API would: what it has ended is exported. */
+  forceFlush(): Promise<void> {
+    return callOn(this.current, 'forceFlush');
+  }
+
+  shutdown(): Promise<void> {
+    return callOn(this.current, 'shutdown');
   }
 
   getTracer(name: string, version?: string, options?: TracerOptions): Tracer {
@@ -35,8 +59,8 @@ export class SwitchableTracerProvider implements TracerProvider {
   }
 }
 
-/** The part of `@opentelemetry/api-logs` used here: a dependency of the SDK's, not of this package's. */
-export interface LoggerProvider {
+/** The part of the logs API used here (`@opentelemetry/api-logs` before the API 1.10). */
+export interface LoggerProvider extends Stoppable {
   getLogger(name: string, version?: string, options?: object): Logger;
 }
 
@@ -51,6 +75,15 @@ export class SwitchableLoggerProvider implements LoggerProvider {
 
   switchTo(provider: LoggerProvider): void {
     this.current = provider;
+  }
+
+  /** The current provider's, as the SDK's own, registered with the logs API, would. */
+  forceFlush(): Promise<void> {
+    return callOn(this.current, 'forceFlush');
+  }
+
+  shutdown(): Promise<void> {
+    return callOn(this.current, 'shutdown');
   }
 
   getLogger(name: string, version?: string, options?: object): Logger {

@@ -119,8 +119,9 @@ describe.skipIf(!installed)('examples/nextjs (Next.js 16, next build and next st
               NEXT_TELEMETRY_DISABLED: '1',
               OTEL_SERVICE_NAME: 'nextjs-weather-agent',
               OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+              // besides what a user sets: the receiver reads OTLP/JSON, and the server does not exit,
+              // so its spans and metrics must be exported while the test waits for them
               OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-              OTEL_LOGS_EXPORTER: 'none',
               OTEL_METRIC_EXPORT_INTERVAL: '1000',
               OTEL_BSP_SCHEDULE_DELAY: '500',
               ...setup.env,

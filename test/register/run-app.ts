@@ -1,10 +1,35 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { inject } from 'vitest';
 import { otlpAttributes, type ReceivedRequest, startOtlpReceiver } from '../helpers/otlp-receiver.js';
+import { fixtures, root } from './built-package.js';
 
-export const root = fileURLToPath(new URL('../..', import.meta.url));
-export const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
+export { buildPackageIfMissing, builtPackageExists, fixtures, root } from './built-package.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The app folder of the zero-code suite on the SDK 3.x line (compat/sdk3-app.ts); unset on the 2.x line. */
+    sdk3App?: string;
+  }
+}
+
+/**
+ * The OpenTelemetry JS SDK line the apps run on: 2 in the root run (Node 20, the root node_modules),
+ * 3 in the compatibility run (scripts/compat.sh: Node 24, compat/node_modules), whose global setup
+ * (compat/sdk3-app.ts) made the app folder.
+ */
+export const sdkLine: 2 | 3 = inject('sdk3App') === undefined ? 2 : 3;
+
+/** Where the fixture apps run: the repo's fixtures on the 2.x line, the app folder's copy of them on the 3.x line. */
+export function appFolder(): string {
+  return inject('sdk3App') ?? root;
+}
+
+/** A fixture app's file, where it runs. */
+export function fixtureFile(file: string): string {
+  const app = inject('sdk3App');
+  return app === undefined ? `${fixtures}${file}` : join(app, 'test', 'register', 'fixtures', file);
+}
 
 export interface ExportedSpan {
   readonly name: string;
@@ -15,6 +40,8 @@ export interface ExportedSpan {
   readonly attributes: Record<string, unknown>;
   readonly status: { code?: number; message?: string };
   readonly serviceName: unknown;
+  /** The attributes of the resource it was exported with. */
+  readonly resource: Record<string, unknown>;
 }
 
 export interface ExportedMetric {
@@ -31,32 +58,26 @@ export interface AppRun {
   readonly stderr: string;
   readonly spans: ExportedSpan[];
   readonly metrics: ExportedMetric[];
-  /** Every request the receiver got: path and content type. */
-  readonly requests: ReadonlyArray<{ readonly path: string; readonly contentType: string | undefined }>;
-}
-
-/** The built package, as a child process loads it (`otel-tool-calls/register` resolves to dist/ by self-reference). */
-export function builtPackageExists(): boolean {
-  return existsSync(`${root}dist/register.js`) && existsSync(`${root}dist/register.cjs`);
-}
-
-/** Builds the package (`npx tsup`) if dist/ is missing, for a test file's `beforeAll` (give it 120 s). */
-export function buildPackageIfMissing(): void {
-  if (!builtPackageExists()) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
+  /** The bodies of the log records exported. */
+  readonly logs: string[];
+  /** Every request the receiver got: path, content type and body. */
+  readonly requests: readonly ReceivedRequest[];
 }
 
 /**
  * Runs a fixture app (test/register/fixtures) in a child process, `node --import|--require
- * otel-tool-calls/register <fixture>`, with only OTEL_* variables pointing at an OTLP/JSON receiver
- * on 127.0.0.1, and returns what it printed, how it ended, and what the receiver got.
+ * otel-tool-calls/register <fixture>`, with the variables a user sets (`OTEL_SERVICE_NAME`, and
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` pointing at an OTLP receiver on 127.0.0.1) and no other `OTEL_*`
+ * of the test's environment, and returns what it printed, how it ended, and what the receiver got.
+ * `env` adds variables; one set to `undefined` is left out.
  */
 export async function runUnderRegister(
   fixture: string,
   options: {
     readonly preload?: 'import' | 'require' | 'none';
-    readonly env?: Record<string, string>;
+    readonly env?: Record<string, string | undefined>;
     readonly timeoutMs?: number;
-    /** Where the app runs (its node_modules): the repo by default. */
+    /** Where the app runs (its node_modules): `appFolder()` by default. */
     readonly cwd?: string;
     /** The runtime and how it preloads register (test/runtimes): this Node, `--import|--require`, by default. */
     readonly runtime?: { readonly executable: string; readonly args: (preload: 'import' | 'require') => string[] };
@@ -72,21 +93,21 @@ export async function runUnderRegister(
     Object.assign(env, {
       OTEL_SERVICE_NAME: 'zero-code-app',
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      // the two a user would not set: the receiver reads what it got as OTLP/JSON (it has no protobuf
+      // decoder), and metrics are exported once, at the flush on exit (a second export of a slow run
+      // would count each cumulative point twice)
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      OTEL_TRACES_EXPORTER: 'otlp',
-      OTEL_METRICS_EXPORTER: 'otlp',
-      OTEL_LOGS_EXPORTER: 'none',
-      // exported once, at the flush on exit
       OTEL_METRIC_EXPORT_INTERVAL: '600000',
       ...options.env,
     });
+    for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
     const {
       executable = process.execPath,
       args: preloading = (how: 'import' | 'require') => [`--${how}`, 'otel-tool-calls/register'],
     } = options.runtime ?? {};
     const args = preload === 'none' ? [] : preloading(preload);
-    const path = fixture.startsWith('/') ? fixture : `${fixtures}${fixture}`;
-    const child = spawn(executable, [...args, path], { cwd: options.cwd ?? root, env });
+    const path = fixture.startsWith('/') ? fixture : fixtureFile(fixture);
+    const child = spawn(executable, [...args, path], { cwd: options.cwd ?? appFolder(), env });
     let stdout = '';
     let stderr = '';
     let interaction: Promise<void> | undefined;
@@ -114,14 +135,15 @@ export async function runUnderRegister(
       stderr,
       spans: spansOf(json),
       metrics: metricsOf(json),
-      requests: receiver.requests.map(({ path, contentType }) => ({ path, contentType })),
+      logs: logsOf(json),
+      requests: receiver.requests,
     };
   } finally {
     await receiver.close();
   }
 }
 
-/** OTLP/JSON requests as the receiver got them: `spansOf` and `metricsOf` read their spans and metrics. */
+/** OTLP/JSON requests as the receiver got them: `spansOf`, `metricsOf` and `logsOf` read what they carry. */
 type Requests = readonly ReceivedRequest[];
 
 export function spansOf(requests: Requests): ExportedSpan[] {
@@ -129,13 +151,15 @@ export function spansOf(requests: Requests): ExportedSpan[] {
     .filter((request) => request.path === '/v1/traces')
     .flatMap((request) => JSON.parse(request.body.toString('utf8')).resourceSpans)
     .flatMap((resourceSpans) => {
-      const serviceName = otlpAttributes(resourceSpans.resource.attributes)['service.name'];
+      const resource = otlpAttributes(resourceSpans.resource.attributes);
+      const serviceName = resource['service.name'];
       return resourceSpans.scopeSpans.flatMap((scope: { spans: never[] }) =>
         scope.spans.map((span: ExportedSpan & { attributes: never }) => ({
           ...span,
           parentSpanId: span.parentSpanId || undefined,
           attributes: otlpAttributes(span.attributes),
           serviceName,
+          resource,
         })),
       );
     });
@@ -161,6 +185,15 @@ export function metricsOf(requests: Requests): ExportedMetric[] {
       );
       return { name: metric.name, total, points: points.map((point) => otlpAttributes(point.attributes)) };
     });
+}
+
+export function logsOf(requests: Requests): string[] {
+  return requests
+    .filter((request) => request.path === '/v1/logs')
+    .flatMap((request) => JSON.parse(request.body.toString('utf8')).resourceLogs)
+    .flatMap((resourceLogs) => resourceLogs.scopeLogs)
+    .flatMap((scope) => scope.logRecords)
+    .map((record) => String(record.body?.stringValue));
 }
 
 /** The `execute_tool` spans, by tool name, in the order they ended. */
