@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +31,11 @@ export default function setup(project: TestProject): () => void {
   cpSync(join(root, 'package.json'), join(own, 'package.json'));
   // where they are in the repo: the fixtures import test/helpers' fake APIs by relative paths
   cpSync(fixtures, join(app, 'test', 'register', 'fixtures'), { recursive: true });
-  cpSync(join(root, 'test', 'helpers', 'fake-messages-api.mjs'), join(app, 'test', 'helpers', 'fake-messages-api.mjs'));
+  // and the helpers they import (the fake APIs, the Claude query driver): every .mjs of test/helpers
+  cpSync(join(root, 'test', 'helpers'), join(app, 'test', 'helpers'), {
+    recursive: true,
+    filter: (source) => source.endsWith('.mjs') || statSync(source).isDirectory(),
+  });
   writeFileSync(join(app, 'package.json'), '{ "type": "module" }');
   project.provide('sdk3App', app);
   return () => rmSync(app, { recursive: true, force: true });
