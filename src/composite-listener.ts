@@ -1,4 +1,4 @@
-import { COMPOSED_LISTENERS, keepHidden } from './otel/operation-telemetry.js';
+import { COMPOSED_LISTENERS_KEY as COMPOSED_LISTENERS, keepHidden } from './internal/protocol.js';
 import type { ToolCallInfo, ToolCallListener } from './tool-call-listener.js';
 
 /**

@@ -24,6 +24,38 @@ export interface ToolCallInfo {
    * Absent for a call the tool itself ran.
    */
   readonly rejection?: ToolCallRejection;
+  /**
+   * Set when another observer in this process sees the same call under a key both know (the Claude
+   * Agent SDK's hooks, and the SDK MCP server that runs the tool, are both given its `tool_use` id):
+   * the two are recorded as one call. Absent for a call that one observer alone sees.
+   */
+  readonly correlation?: ToolCallCorrelation;
+  /**
+   * The span another tracer opens for this very call and names before it gives it GenAI attributes
+   * (Mastra's OTel bridge: `tool: '{tool}'`, scope `@mastra/otel-bridge`): a call that starts inside
+   * a recording span of that name (and scope, when given) adds to it instead of opening a second span.
+   * A span named by the conventions (`execute_tool {tool}`) needs no such word.
+   */
+  readonly foreignSpan?: ForeignToolSpan;
+}
+
+/** A key two observers of one call both know (`ToolCallInfo.correlation`). */
+export interface ToolCallCorrelation {
+  readonly key: string;
+  /**
+   * `'outer'`: this observer sees the call start and end while its body runs elsewhere (an agent's
+   * hooks); `'inner'`: this observer runs the body (the server that handles the call) and joins the
+   * outer call open under the same key, when exactly one is.
+   */
+  readonly role: 'outer' | 'inner';
+}
+
+/** The span another tracer opens for a call (`ToolCallInfo.foreignSpan`). */
+export interface ForeignToolSpan {
+  /** Its name while the tool runs. */
+  readonly name: string;
+  /** Its instrumentation scope's name; absent: any scope. */
+  readonly scope?: string;
 }
 
 /** Why the framework rejected a tool call before the tool ran (`ToolCallInfo.rejection`). */

@@ -1,5 +1,3 @@
-import { ERROR_TYPE_VALUE_TOOL_ERROR } from './otel/semconv.js';
-
 /**
  * What a listener receives when a tool failed in its result rather than by throwing: an MCP
  * result with `isError: true`, the text the OpenAI Agents SDK's errorFunction made of a failure.
@@ -9,7 +7,8 @@ import { ERROR_TYPE_VALUE_TOOL_ERROR } from './otel/semconv.js';
 export class ToolResultError<Result = unknown> extends Error {
   override readonly name: string = 'ToolResultError';
   /** Read by the OpenTelemetry listener as `error.type`: `tool_error`, unless an adapter's subclass says better. */
-  readonly code: string = ERROR_TYPE_VALUE_TOOL_ERROR;
+  // the MCP conventions' value (otel/semconv.ts ERROR_TYPE_VALUE_TOOL_ERROR): the core imports no otel/
+  readonly code: string = 'tool_error';
 
   constructor(
     readonly toolName: string,

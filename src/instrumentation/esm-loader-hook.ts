@@ -1,9 +1,9 @@
 import { isMainThread } from 'node:worker_threads';
+import { ESM_LOADER_HOOK_KEY as REGISTERED } from '../internal/protocol.js';
 import { registerNodeHooks } from '../register/esm-hooks.js';
 import { ESM_HOOKED_FILES } from './hooked-files.js';
 
 /** Set by the first registration, for the whole process: another copy of this package sees it too. */
-const REGISTERED = Symbol.for('otel-tool-calls.esm-loader-hook');
 
 /**
  * import-in-the-middle's loader hook for the framework files the instrumentation patches

@@ -1,9 +1,10 @@
-import type { ToolCallInfo } from '../tool-call-listener.js';
+import type { ForeignToolSpan, ToolCallCorrelation, ToolCallInfo } from '../tool-call-listener.js';
 import type { ToolContext, ToolDefinition, ToolMetadata } from '../tool-callback.js';
 
 /**
  * What a listener is told about one call: the tool's definition and metadata, and the fields of
- * `toolContext` it knows (`toolCallId`, `signal`, `framework`, `attributes`, `remote`, `rejection`), each checked for its type.
+ * `toolContext` it knows (`toolCallId`, `signal`, `framework`, `attributes`, `remote`, `rejection`,
+ * `correlation`, `foreignSpan`), each checked for its type.
  */
 export function callInfo(
   toolDefinition: ToolDefinition,
@@ -17,8 +18,10 @@ export function callInfo(
   let attributes: unknown;
   let remote: unknown;
   let rejection: unknown;
+  let correlation: unknown;
+  let foreignSpan: unknown;
   try {
-    ({ toolCallId, signal, framework, attributes, remote, rejection } = toolContext);
+    ({ toolCallId, signal, framework, attributes, remote, rejection, correlation, foreignSpan } = toolContext);
   } catch {
     // a toolContext whose getters throw is the caller's to pass on: the tool runs as it would unwrapped
     return { toolDefinition, toolMetadata };
@@ -33,5 +36,19 @@ export function callInfo(
       attributes !== null && typeof attributes === 'object' ? (attributes as ToolCallInfo['attributes']) : undefined,
     remote: remote !== null && typeof remote === 'object' ? (remote as ToolCallInfo['remote']) : undefined,
     rejection: rejection === 'invalid_input' || rejection === 'unknown_tool' ? rejection : undefined,
+    correlation: isCorrelation(correlation) ? correlation : undefined,
+    foreignSpan: isForeignSpan(foreignSpan) ? foreignSpan : undefined,
   };
+}
+
+function isCorrelation(value: unknown): value is ToolCallCorrelation {
+  if (value === null || typeof value !== 'object') return false;
+  const { key, role } = value as Partial<ToolCallCorrelation>;
+  return typeof key === 'string' && key.length > 0 && (role === 'outer' || role === 'inner');
+}
+
+function isForeignSpan(value: unknown): value is ForeignToolSpan {
+  if (value === null || typeof value !== 'object') return false;
+  const { name, scope } = value as Partial<ForeignToolSpan>;
+  return typeof name === 'string' && (scope === undefined || typeof scope === 'string');
 }

@@ -1,4 +1,5 @@
 import type { ToolCallInfo } from '../tool-call-listener.js';
+import { FAILURE_OUTCOME_KEY as OUTCOME } from './protocol.js';
 
 /** What the decorator did with a failure: returned a report text, or let an error propagate. */
 export type FailureOutcome = 'reported' | 'rethrown';
@@ -11,7 +12,6 @@ export type FailureOutcome = 'reported' | 'rethrown';
  * A registered symbol, not a module-local WeakMap: the adapters' bundles and the root's may each
  * hold a copy of this module, and they must agree.
  */
-const OUTCOME = Symbol.for('otel-tool-calls.failure-outcome');
 
 export function recordFailureOutcome(call: ToolCallInfo, outcome: FailureOutcome): void {
   try {

@@ -1,4 +1,5 @@
 import type { ToolCallListener } from '../tool-call-listener.js';
+import { IDLE_CALL_KEY as IDLE_CALL } from './protocol.js';
 
 /**
  * A listener's answer to the decorator, asked before each call, when the call needs less than
@@ -17,7 +18,7 @@ import type { ToolCallListener } from '../tool-call-listener.js';
  * A registered symbol, not a module-local one: the adapters' bundles and the root's may each hold a
  * copy of this module, and they must agree.
  */
-export const IDLE_CALL = Symbol.for('otel-tool-calls.idle-call');
+export { IDLE_CALL };
 
 export type IdleCall = 'only-errors' | 'nothing';
 

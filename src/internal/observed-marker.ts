@@ -1,3 +1,5 @@
+import { OBSERVED_KEY as OBSERVED } from './protocol.js';
+
 /**
  * "Observed once": what an adapter already observes carries this mark, so that the zero-code
  * instrumentation (`otel-tool-calls/instrumentation`) leaves it alone. `Symbol.for`, not a module
@@ -5,7 +7,6 @@
  * the same mark. Non-enumerable, so a spread copy of a tool does not carry it; the adapters mark
  * the observed function itself (`execute`, `_call`, `invoke`), which a copy of the tool keeps.
  */
-const OBSERVED = Symbol.for('otel-tool-calls.observed');
 
 /** Marks `target` (an observed tool function, or an instrumented MCP client or server) and returns it. */
 export function markObserved<T extends object>(target: T): T {

@@ -1,4 +1,5 @@
 import type { ToolCallRejection } from '../tool-call-listener.js';
+import { REJECTION_KEY as REJECTION } from './protocol.js';
 
 /**
  * A rejection an adapter learns of only when the call failed (the OpenAI Agents SDK validates the
@@ -6,7 +7,6 @@ import type { ToolCallRejection } from '../tool-call-listener.js';
  * listener reads when it records the failure. `ToolCallInfo.rejection` says it for a call rejected
  * before it started.
  */
-const REJECTION = Symbol.for('otel-tool-calls.rejection');
 
 export function markRejection<Failure extends object>(error: Failure, rejection: ToolCallRejection): Failure {
   try {

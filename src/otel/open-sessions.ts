@@ -1,4 +1,5 @@
 import { logger } from '../internal/logger.js';
+import { OPEN_SESSIONS_KEY } from '../internal/protocol.js';
 
 /*
  * Sessions a protocol adapter has open (MCP's `mcp.{client,server}.session.duration`), each recorded
@@ -9,7 +10,6 @@ import { logger } from '../internal/logger.js';
  * export. A registered key: the package's ESM and CommonJS builds, loaded together, share the set.
  */
 
-const OPEN_SESSIONS_KEY = Symbol.for('otel-tool-calls.open-sessions');
 type End = () => void;
 const registry = globalThis as { [OPEN_SESSIONS_KEY]?: Set<WeakRef<End>> };
 registry[OPEN_SESSIONS_KEY] ??= new Set();

@@ -18,7 +18,6 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import { FRAMEWORK_CLAUDE_AGENT_SDK } from '../adapters/frameworks.js';
 import { failureOutcomeOf } from '../internal/call-outcome.js';
 import { IDLE_CALL, type IdleCall } from '../internal/idle-listener.js';
 import { logger } from '../internal/logger.js';
@@ -235,10 +234,8 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       } else {
         state.runsIn = 'context';
       }
-      // a hooks call: its body runs elsewhere, and is found by its tool_use id (outer-tool-call.ts)
-      if (call.framework === FRAMEWORK_CLAUDE_AGENT_SDK && typeof state.toolCallId === 'string') {
-        openCallById(state.toolCallId, span, state);
-      }
+      // a call whose body runs elsewhere: found by its correlation key (outer-tool-call.ts)
+      if (state.correlation?.role === 'outer') openCallById(state.correlation.key, span, state);
       // the event object only for a hook that is set
       if (options.onSpanStart !== undefined) {
         this.runHook('onSpanStart', options.onSpanStart, span, { toolName: name, toolInput, call });
@@ -349,7 +346,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     }
     if (span.isRecording()) {
       try {
-        // a span known by its name only (ADK's, Mastra's bridge's) gets the call's GenAI attributes:
+        // a span known by its name only (named-tool-span.ts) gets the call's GenAI attributes:
         // its instrumentation sets its own when the tool returns, and none when it fails
         if (outer.owner === 'other' && !outer.attributed) {
           span.setAttributes(this.spanAttributes(name, call, toolType, extra));
@@ -456,7 +453,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
         });
       }
       closeToolCall(span, state);
-      if (typeof state.toolCallId === 'string') closeCallById(state.toolCallId, state);
+      if (state.correlation?.role === 'outer') closeCallById(state.correlation.key, state);
       // each in its own guard: a span processor whose onEnd throws must not cost the metrics
       try {
         span.end(addMillis(state.spanStartTime, endTime - startTime));
@@ -725,6 +722,8 @@ function callState(
     framework: call.framework,
     toolInput,
     side: remoteSide(call),
+    correlation: call.correlation,
+    foreignSpan: call.foreignSpan,
     span: NO_SPAN,
     parent,
     runsIn: 'caller',

@@ -1,4 +1,9 @@
 import type { Meter, Tracer } from '@opentelemetry/api';
+import {
+  COMPOSED_LISTENERS_KEY as COMPOSED_LISTENERS,
+  keepHidden,
+  OPERATION_TELEMETRY_KEY as OPERATION_TELEMETRY,
+} from '../internal/protocol.js';
 
 /*
  * What a protocol adapter (MCP) needs to record the protocol's own operations that are not tool calls
@@ -11,8 +16,7 @@ import type { Meter, Tracer } from '@opentelemetry/api';
  * copy of this module, and they must agree.
  */
 
-export const OPERATION_TELEMETRY = Symbol.for('otel-tool-calls.operation-telemetry');
-export const COMPOSED_LISTENERS = Symbol.for('otel-tool-calls.composed-listeners');
+export { COMPOSED_LISTENERS, keepHidden, OPERATION_TELEMETRY };
 
 export interface OperationTelemetry {
   readonly tracer: Tracer;
@@ -23,11 +27,6 @@ export interface OperationTelemetry {
    * operation then runs as if not observed. Absent: always recording.
    */
   recording?(): boolean;
-}
-
-/** Marks `target` as holding `value` under `key`, out of sight (non-enumerable, not on its type). */
-export function keepHidden(target: object, key: symbol, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: false, configurable: false, writable: false });
 }
 
 /** The telemetry of the first OpenTelemetry listener `listener` is or composes (depth-first), if any. */

@@ -1,4 +1,10 @@
 import { type Attributes, type Context, createContextKey, type Exception, type Span, trace } from '@opentelemetry/api';
+import {
+  CALLS_BY_CORRELATION_KEY,
+  OPEN_CALL_KEY as OPEN_CALL,
+  OPEN_CALL_IN_CONTEXT_DESCRIPTION,
+} from '../internal/protocol.js';
+import type { ForeignToolSpan, ToolCallCorrelation } from '../tool-call-listener.js';
 import { namedForTool } from './named-tool-span.js';
 import {
   ATTR_GEN_AI_OPERATION_NAME,
@@ -47,6 +53,10 @@ export interface CallIdentity {
   readonly toolInput: unknown;
   /** `ToolCallInfo.remote.side`: a call that crosses a process boundary, and from which end. */
   readonly side: 'client' | 'server' | undefined;
+  /** `ToolCallInfo.correlation`: the key another observer of the same call knows it by. */
+  readonly correlation: ToolCallCorrelation | undefined;
+  /** `ToolCallInfo.foreignSpan`: the name of the span another tracer opens for the call. */
+  readonly foreignSpan: ForeignToolSpan | undefined;
 }
 
 /** The `execute_tool` span a nested call joins instead of starting its own. */
@@ -69,7 +79,6 @@ export type OuterToolCall =
 // and its CommonJS build, or two versions) still sees its own spans as its own, and counts a call
 // once. A property, not a WeakMap: a WeakMap entry per call is dear to set and to collect (with
 // 10,000 calls in flight, the collector walks every entry).
-const OPEN_CALL = Symbol.for('otel-tool-calls.open-tool-call');
 type SpanWithCall = Span & { [OPEN_CALL]?: OpenToolCall | undefined };
 
 /** Registers the span of a call in flight, so that a call nested in it can join it. */
@@ -97,7 +106,7 @@ export function closeToolCall(span: Span, call: OpenToolCall): void {
  * A registered key (createContextKey is Symbol.for), for the same reason as OPEN_CALL. Only calls
  * without a span pay for the extra context; traced calls keep theirs on the span.
  */
-const OPEN_CALL_IN_CONTEXT = createContextKey('otel-tool-calls.open-tool-call');
+const OPEN_CALL_IN_CONTEXT = createContextKey(OPEN_CALL_IN_CONTEXT_DESCRIPTION);
 
 interface OpenCallInContext {
   readonly call: OpenToolCall;
@@ -130,9 +139,9 @@ function openCallOf(span: Span): OpenToolCall | undefined {
  * - the active span is a call this package has open (any listener, any adapter), or a recording
  *   span whose own attributes (readable on the SDK's spans) say `gen_ai.operation.name` =
  *   `execute_tool`, or a recording span that has no `gen_ai.operation.name` yet and is named as a
- *   tool span for this very tool (named-tool-span.ts: `execute_tool {tool}`, or a framework's known
- *   name, as Google ADK's and Mastra's OTel bridge's, which attribute their spans only when the tool
- *   returns); a span whose attributes or name cannot be read is no evidence;
+ *   tool span for this very tool (named-tool-span.ts: `execute_tool {tool}`, or the name the call's
+ *   `foreignSpan` gives, for a tracer that attributes its span only when the tool returns); a span
+ *   whose attributes or name cannot be read is no evidence;
  * - its `gen_ai.tool.name` (when it has one) is this call's tool name;
  * - their `gen_ai.tool.call.id`s are not different (equal, or one has none: an MCP client call has
  *   none), and the two are different layers (frameworks: an MCP client call in an AI SDK tool;
@@ -144,7 +153,11 @@ function openCallOf(span: Span): OpenToolCall | undefined {
  * parented by the client's context) and never joins; nor does a call join a remote call's span.
  */
 export function outerToolCall(parent: Context, call: CallIdentity): OuterToolCall | undefined {
-  if (call.side === 'server') return serverCallById(call);
+  if (call.correlation?.role === 'inner') {
+    const outer = openCallByKey(call.correlation.key);
+    if (outer !== undefined || call.side === 'server') return outer;
+  }
+  if (call.side === 'server') return undefined;
   const span = trace.getSpan(parent);
   const own = span === undefined ? undefined : openCallOf(span);
   if (own !== undefined)
@@ -170,7 +183,7 @@ function foreignToolSpan(span: Span, call: CallIdentity): 'attributed' | 'named'
     const operation = attributes[ATTR_GEN_AI_OPERATION_NAME];
     let shape: 'attributed' | 'named';
     if (operation === GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL) shape = 'attributed';
-    else if (operation === undefined && namedForTool(span, call.toolName)) shape = 'named';
+    else if (operation === undefined && namedForTool(span, call.toolName, call.foreignSpan)) shape = 'named';
     else return undefined;
     const id = attributes[ATTR_GEN_AI_TOOL_CALL_ID];
     const named = attributes[ATTR_GEN_AI_TOOL_NAME];
@@ -214,24 +227,20 @@ function sameCall(outer: OuterIdentity, call: CallIdentity): boolean {
 }
 
 /*
- * A call whose body runs outside the context it was opened in: the Claude Agent SDK's hooks see a
- * tool call start and end, while its body runs in the CLI's process or, for a tool of an SDK MCP
- * server, in this process as an MCP request the SDK's message loop hands to the server. That
- * request carries the call's tool_use id (`_meta['claudecode/toolUseId']`, read by the MCP
- * adapter as its call id): an MCP server call with the id of such an open call is the same call,
- * and joins it (one span per call, the tool body under it). A registered map, for the package's
- * ESM and CommonJS builds loaded together (see OPEN_CALL). An id can be open twice (two sessions
- * whose calls are numbered alike: a gateway, a local model): the request cannot say which it is,
- * and joins neither. (Its key is not the one of the versions that kept one call per id: an older
- * copy of the package in the process would misread a list.)
+ * A call whose body runs outside the context it was opened in (`ToolCallInfo.correlation`): an
+ * observer sees the call start and end (role `'outer'`: an agent's hooks) while its body runs
+ * elsewhere, possibly in this process as a call another observer sees (role `'inner'`: the server
+ * that handles it), both given one key. The inner call joins the outer one (one span per call, the
+ * tool body under it). A registered map, for the package's ESM and CommonJS builds loaded together
+ * (internal/protocol.ts). A key can be open twice (two sessions whose calls are numbered alike: a
+ * gateway, a local model): the inner call cannot say which it is, and joins neither.
  */
-const CALLS_BY_ID_KEY = Symbol.for('otel-tool-calls.open-calls-by-tool-use-id');
 type CallById = { readonly span: Span; readonly call: OpenToolCall };
-const registry = globalThis as { [CALLS_BY_ID_KEY]?: Map<string, CallById[]> };
-registry[CALLS_BY_ID_KEY] ??= new Map();
-const callsById: Map<string, CallById[]> = registry[CALLS_BY_ID_KEY];
+const registry = globalThis as { [CALLS_BY_CORRELATION_KEY]?: Map<string, CallById[]> };
+registry[CALLS_BY_CORRELATION_KEY] ??= new Map();
+const callsById: Map<string, CallById[]> = registry[CALLS_BY_CORRELATION_KEY];
 
-/** Opens `call` under its call id, for the in-process server call of the same tool_use to join. */
+/** Opens `call` under its correlation key, for the inner call of the same key to join. */
 export function openCallById(id: string, span: Span, call: OpenToolCall): void {
   const open = callsById.get(id);
   if (open === undefined) callsById.set(id, [{ span, call }]);
@@ -246,9 +255,9 @@ export function closeCallById(id: string, call: OpenToolCall): void {
   else callsById.set(id, others);
 }
 
-function serverCallById(call: CallIdentity): OuterToolCall | undefined {
-  if (call.toolCallId === undefined || callsById.size === 0) return undefined;
-  const open = callsById.get(call.toolCallId);
+function openCallByKey(key: string): OuterToolCall | undefined {
+  if (callsById.size === 0) return undefined;
+  const open = callsById.get(key);
   if (open?.length !== 1) return undefined;
   const [only] = open as [CallById];
   if (only.call.completed === true) return undefined;

@@ -3,6 +3,8 @@ import { dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as frameworks from '../../src/adapters/frameworks.js';
+import { ERROR_TYPE_VALUE_TOOL_ERROR } from '../../src/otel/semconv.js';
+import { ToolResultError } from '../../src/tool-result-error.js';
 
 /*
  * The layers of src/ (shared/design.md §1), read from the import statements of every file:
@@ -112,9 +114,7 @@ describe('layers of src/', () => {
 
   it('otel/ names no framework: no framework package imported, no framework name in its code', () => {
     // MCP is a protocol whose conventions otel/ records (`mcp.*`): its name is not a framework's here
-    const names = Object.values(frameworks).filter(
-      (value): value is string => typeof value === 'string' && value !== frameworks.FRAMEWORK_MCP,
-    );
+    const names: string[] = Object.values(frameworks).filter((value) => value !== frameworks.FRAMEWORK_MCP);
     const found = under('otel').flatMap((file) => {
       const code = codeOf(file);
       const packages = specifiersOf(file)
@@ -139,5 +139,9 @@ describe('layers of src/', () => {
 
   it('internal/ imports nothing from otel/, adapters/, instrumentation/ or register/', () => {
     expect(violations(under('internal'), ['otel', 'adapters', 'instrumentation', 'register'])).toEqual([]);
+  });
+
+  it("ToolResultError's code is the conventions' error.type the core cannot import (tool_error)", () => {
+    expect(new ToolResultError('weather', {}, 'failed').code).toBe(ERROR_TYPE_VALUE_TOOL_ERROR);
   });
 });

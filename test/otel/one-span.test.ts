@@ -206,12 +206,14 @@ describe('one span and one sample per tool call, whoever else traces it', () => 
     expect((await errors())[0]?.value).toBe(1);
   });
 
-  it("joins the span Mastra's OTel bridge names tool: '{tool}' while the tool runs", async () => {
+  it("joins the span Mastra's OTel bridge names tool: '{tool}' while the tool runs (the call's foreignSpan)", async () => {
     const tool = ToolCallListeners.wrap(weather(), telemetry.listener());
     const theirs = telemetry.tracerProvider.getTracer('@mastra/otel-bridge').startSpan("tool: 'weather'");
+    // what the Mastra adapter says of its calls (ToolCallInfo.foreignSpan)
+    const foreignSpan = { scope: '@mastra/otel-bridge', name: "tool: 'weather'" };
 
     await context.with(trace.setSpan(context.active(), theirs), () =>
-      tool.call({ city: 'Oslo' }, { toolCallId: 'call_8' }),
+      tool.call({ city: 'Oslo' }, { toolCallId: 'call_8', foreignSpan }),
     );
     theirs.end();
 

@@ -83,7 +83,13 @@ export function toolCallHooks<Context = unknown>(listener: ToolCallListener<Cont
           definition: { name: toolName },
           metadata: {},
           input: input.tool_input,
-          toolContext: { toolCallId: toolUseId, framework: FRAMEWORK_CLAUDE_AGENT_SDK },
+          toolContext: {
+            toolCallId: toolUseId,
+            framework: FRAMEWORK_CLAUDE_AGENT_SDK,
+            // the body runs in the CLI, or in an SDK MCP server of this process given the same id
+            // (mcp/claude-tool-use-id.ts): that server call joins this one
+            correlation: { key: toolUseId, role: 'outer' },
+          },
           run: async () => {
             const settled = await outcome;
             if ('failure' in settled) throw settled.failure;

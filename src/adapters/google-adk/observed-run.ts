@@ -140,6 +140,8 @@ function observedRunAsync(tool: AdkTool, original: RunAsync): RunAsync {
           toolCallId: typeof toolContext?.functionCallId === 'string' ? toolContext.functionCallId : undefined,
           signal: toolContext?.abortSignal instanceof AbortSignal ? toolContext.abortSignal : undefined,
           framework: FRAMEWORK_GOOGLE_ADK,
+          // ADK names its span so when it starts, and attributes it after a success only
+          foreignSpan: { scope: 'gcp.vertex.agent', name: `execute_tool ${definition.name}` },
         },
         // as ADK calls it: on the tool itself
         run: async () => {

@@ -92,6 +92,8 @@ function observedExecute(
           toolCallId: callIdOf(given),
           signal: given.abortSignal instanceof AbortSignal ? given.abortSignal : undefined,
           framework: FRAMEWORK_MASTRA,
+          // `@mastra/otel-bridge` names its span so while the tool runs, and attributes it only when it ends
+          foreignSpan: { scope: '@mastra/otel-bridge', name: `tool: '${name}'` },
         },
         run: () => originalExecute.call(tool, input, context),
         report: reportAsOutput,

@@ -9,7 +9,7 @@ import { MCP_METHOD_NAME_VALUE_TOOLS_CALL } from '../../otel/semconv.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
 import { mcpAttributes } from './attributes.js';
-import { claudeToolUseId } from './claude-tool-use-id.js';
+import { claudeToolUseCorrelation, claudeToolUseId } from './claude-tool-use-id.js';
 import { injectIntoMessages } from './client-messages.js';
 import { contextWithPeer, httpPeerOf, watchHttpPeers } from './http-peer.js';
 import { seenVersion, watchInitialize } from './negotiated-version.js';
@@ -242,6 +242,7 @@ function instrumentTool(
           toolContext: {
             // the JSON-RPC id is the request's, not the model's tool call id: it is remote.requestId
             toolCallId: claudeToolUseId(request.meta),
+            correlation: claudeToolUseCorrelation(claudeToolUseId(request.meta)),
             signal: request.signal,
             framework: FRAMEWORK_MCP,
             attributes: mcpAttributes({
