@@ -16,7 +16,14 @@ export type {
   ToolCallSpanHook,
 } from './otel/types.js';
 export type { RemoteCallError, RemoteCallInfo, RemoteCallProtocol } from './remote-call.js';
-export type { ToolCallInfo, ToolCallListener, ToolCallRejection } from './tool-call-listener.js';
+export type {
+  FailureOutcome,
+  ForeignToolSpan,
+  ToolCallCorrelation,
+  ToolCallInfo,
+  ToolCallListener,
+  ToolCallRejection,
+} from './tool-call-listener.js';
 export { type ListenedOutput, ToolCallListeners } from './tool-call-listeners.js';
 export type { ToolCallback, ToolContext, ToolDefinition, ToolMetadata } from './tool-callback.js';
 export { functionToolCallback } from './tool-callback.js';

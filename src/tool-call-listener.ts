@@ -21,9 +21,18 @@ export interface ToolCallInfo {
    * Set when the framework rejected the call before the tool ran: the model called it wrong.
    * `'invalid_input'`: arguments that fail the tool's input schema, or are not JSON;
    * `'unknown_tool'`: a tool name the app does not have (a metric records it as `_unknown`).
+   * Also set, by the decorator before `onError`, when the adapter learnt of the rejection only from
+   * the failure (the OpenAI Agents SDK validates the arguments inside the tool's own `invoke`).
    * Absent for a call the tool itself ran.
    */
   readonly rejection?: ToolCallRejection;
+  /**
+   * What the caller got of a failure, set by the decorator once `onError` answered, so that
+   * `afterCompletion` can read it: `'reported'`, a text in place of the result; `'rethrown'`, an
+   * error. `onError`'s return value is one listener's wish: in a composite another listener's text
+   * wins over it, and an `onError` that throws turns a report into an error. Absent for a success.
+   */
+  readonly failureOutcome?: FailureOutcome;
   /**
    * Set when another observer in this process sees the same call under a key both know (the Claude
    * Agent SDK's hooks, and the SDK MCP server that runs the tool, are both given its `tool_use` id):
@@ -57,6 +66,9 @@ export interface ForeignToolSpan {
   /** Its instrumentation scope's name; absent: any scope. */
   readonly scope?: string;
 }
+
+/** What the caller got of a failure (`ToolCallInfo.failureOutcome`). */
+export type FailureOutcome = 'reported' | 'rethrown';
 
 /** Why the framework rejected a tool call before the tool ran (`ToolCallInfo.rejection`). */
 export type ToolCallRejection = 'invalid_input' | 'unknown_tool';

@@ -1,7 +1,8 @@
 import type { ToolCallInfo, ToolCallListener } from '../tool-call-listener.js';
 import type { ToolContext, ToolDefinition, ToolMetadata } from '../tool-callback.js';
 import { callInfo } from './call-info.js';
-import { recordFailureOutcome } from './call-outcome.js';
+import { recordFailureOutcome, recordLateRejection } from './call-outcome.js';
+import { rejectionOf } from './rejection-mark.js';
 import { toolNameOf } from './tool-name.js';
 
 /** What an invocation needs of the call it observes: what the listener is told of it (observe-call.ts). */
@@ -85,6 +86,7 @@ export class Invocation<Context, Call extends InvokedCall = InvokedCall> {
   /** Returns the text reported to the model, or throws the original error (same identity). */
   fail(error: unknown): string {
     let reported: string | null | undefined;
+    recordLateRejection(this.callInfo(), rejectionOf(error));
     try {
       reported = this.listener.onError?.(this.context, this.toolName(), this.call.input, error, this.callInfo());
     } catch (onErrorFailure) {

@@ -18,10 +18,8 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import { failureOutcomeOf } from '../internal/call-outcome.js';
 import { IDLE_CALL, type IdleCall } from '../internal/idle-listener.js';
 import { logger } from '../internal/logger.js';
-import { rejectionOf } from '../internal/rejection-mark.js';
 import type { ToolCallInfo, ToolCallListener } from '../tool-call-listener.js';
 import { VERSION } from '../version.js';
 import { boundedAttribute, boundedAttributes, boundedValue, MAX_DESCRIPTION_LENGTH } from './bounded-text.js';
@@ -514,7 +512,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
    */
   private finalOutcome(state: ToolCallSpanState, call: ToolCallInfo): string | undefined {
     if (state.errorType === undefined) return undefined;
-    const actual = failureOutcomeOf(call);
+    const actual = call.failureOutcome;
     if (actual === undefined || actual === state.outcome) return state.outcome;
     state.outcome = actual;
     // a failure kept back (a call joined to another of this package's) is written with its outcome later
@@ -536,13 +534,13 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     // what the metrics need first, so that a failing span cannot cost them: the error's own
     // code/name, or what a remote call's protocol says of it (span-shape.ts)
     const failure = failureShape(error, call);
-    if (rejectionOf(error) !== undefined) state.rejected = true;
+    if (call.rejection !== undefined) state.rejected = true;
     state.error = error;
     state.errorType = failure.type;
     state.outcome = outcome;
     state.failureAttributes = failureAttributes(failure);
     // a rejection of the model's arguments: the framework's message quotes them (rejected-input.ts)
-    const quoted = quotesArguments(error, call);
+    const quoted = quotesArguments(call);
     const { captureContent, redact } = this.options;
     state.failureMessage =
       quoted && !(captureContent && redact === undefined) ? inputRejectedMessage(state.toolName) : failure.message;

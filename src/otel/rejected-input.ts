@@ -1,18 +1,17 @@
 import type { Exception } from '@opentelemetry/api';
-import { rejectionOf } from '../internal/rejection-mark.js';
 import type { ToolCallInfo } from '../tool-call-listener.js';
 import { truncate } from './bounded-text.js';
 
 /**
- * A call the framework rejected for its input (`invalid_input`, known at the start or marked on the
+ * A call the framework rejected for its input (`invalid_input`, known at the start or learnt from the
  * error): the framework's error message quotes the model's arguments, at any length (the AI SDK's
  * `Value: {...}` and `Text: ...`, Genkit's "Provided data", a schema library's received values).
  * Such a message is argument content: on the span (status, exception event) only where the
  * arguments themselves may be recorded as they are, that is captured and with no `redact` to
  * apply (a text that quotes them cannot be redacted), and bounded; otherwise a fixed text.
  */
-export function quotesArguments(error: unknown, call: ToolCallInfo): boolean {
-  return call.rejection === 'invalid_input' || rejectionOf(error) === 'invalid_input';
+export function quotesArguments(call: ToolCallInfo): boolean {
+  return call.rejection === 'invalid_input';
 }
 
 /** The status (and exception message) of a rejected call whose arguments may not be recorded. */
