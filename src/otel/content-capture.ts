@@ -1,8 +1,7 @@
-import { logger } from '../internal/logger.js';
 import { boundedJson } from './bounded-json.js';
 import { truncate } from './bounded-text.js';
-import { handleStrayPromise } from './stray-promise.js';
 import type { Redact, RedactContext } from './types.js';
+import { HOOK_THREW, HOOK_WENT_ASYNC, runUserHook } from './user-hook.js';
 
 const REDACTION_FAILED = '"[redaction failed]"';
 
@@ -19,16 +18,13 @@ export function captureContent(
 ): string {
   let redacted = value;
   if (redact) {
-    try {
-      redacted = redact(value, context);
-    } catch (error) {
-      logger.error(`redact threw for the ${context.kind} of '${context.toolName}'`, error);
-      return REDACTION_FAILED.slice(0, maxLength);
-    }
+    redacted = runUserHook(
+      () => `redact for the ${context.kind} of '${context.toolName}'`,
+      () => `redact threw for the ${context.kind} of '${context.toolName}'`,
+      () => redact(value, context),
+    );
     // an async redact: what it will resolve to is not known now, and the raw value must not be recorded
-    if (handleStrayPromise(redacted, () => `redact for the ${context.kind} of '${context.toolName}'`)) {
-      return REDACTION_FAILED.slice(0, maxLength);
-    }
+    if (redacted === HOOK_THREW || redacted === HOOK_WENT_ASYNC) return REDACTION_FAILED.slice(0, maxLength);
   }
   // a plain string (the usual tool result) is recorded as is, not as a JSON string literal
   if (typeof redacted === 'string') {

@@ -1,7 +1,7 @@
 import { logger } from '../internal/logger.js';
 import type { ToolCallInfo } from '../tool-call-listener.js';
-import { handleStrayPromise } from './stray-promise.js';
 import type { ErrorPolicy, ErrorPolicyDecision } from './types.js';
+import { HOOK_THREW, HOOK_WENT_ASYNC, runUserHook } from './user-hook.js';
 
 /**
  * The decision for one failure: the tool's own policy, else the listener's. A fixed policy
@@ -18,16 +18,16 @@ export function decideErrorPolicy(
 ): ErrorPolicyDecision {
   const chosen = Object.hasOwn(toolPolicies, toolName) ? (toolPolicies[toolName] as ErrorPolicy) : policy;
   if (typeof chosen !== 'function') return call.signal?.aborted ? 'rethrow' : chosen;
-  try {
-    const decision = chosen(error, call);
-    if (decision === 'report' || decision === 'rethrow') return decision;
-    if (handleStrayPromise(decision, () => `errorPolicy for '${toolName}'`)) {
-      logger.error(`errorPolicy for '${toolName}' returned a Promise (it must decide synchronously); rethrowing`);
-    } else {
-      logger.error(`errorPolicy for '${toolName}' returned ${describeDecision(decision)}; rethrowing`);
-    }
-  } catch (policyError) {
-    logger.error(`errorPolicy for '${toolName}' threw; rethrowing`, policyError);
+  const decision: unknown = runUserHook(
+    () => `errorPolicy for '${toolName}'`,
+    () => `errorPolicy for '${toolName}' threw; rethrowing`,
+    () => chosen(error, call),
+  );
+  if (decision === 'report' || decision === 'rethrow') return decision;
+  if (decision === HOOK_WENT_ASYNC) {
+    logger.error(`errorPolicy for '${toolName}' returned a Promise (it must decide synchronously); rethrowing`);
+  } else if (decision !== HOOK_THREW) {
+    logger.error(`errorPolicy for '${toolName}' returned ${describeDecision(decision)}; rethrowing`);
   }
   return 'rethrow';
 }

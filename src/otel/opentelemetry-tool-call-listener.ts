@@ -67,8 +67,8 @@ import {
 import { failureAttributes, failureShape, spanShape } from './span-shape.js';
 import { addMillis, wallClockNow } from './span-time.js';
 import { ATTR_ERROR_TYPE } from './stable-semconv.js';
-import { handleStrayPromise } from './stray-promise.js';
 import type { OpenTelemetryToolCallListenerOptions, ToolCallSpanHook } from './types.js';
+import { HOOK_THREW, HOOK_WENT_ASYNC, runUserHook } from './user-hook.js';
 
 const SCOPE_NAME = 'otel-tool-calls';
 /** What the API's global tracer provider delegates to while no SDK is registered. */
@@ -637,13 +637,15 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
   private reportText(toolName: string, boundedName: string, error: unknown, call: ToolCallInfo): string {
     const { formatError } = this.options;
     if (formatError !== defaultFormatError) {
-      try {
-        const text = formatError(toolName, error, call);
-        if (typeof text === 'string') return text;
-        handleStrayPromise(text, () => `formatError for '${toolName}'`);
-        logger.error(`formatError for '${toolName}' returned ${typeof text}; using the default text`);
-      } catch (formatFailure) {
-        logger.error(`formatError for '${toolName}' threw; using the default text`, formatFailure);
+      const text: unknown = runUserHook(
+        () => `formatError for '${toolName}'`,
+        () => `formatError for '${toolName}' threw; using the default text`,
+        () => formatError(toolName, error, call),
+      );
+      if (typeof text === 'string') return text;
+      if (text !== HOOK_THREW) {
+        const returned = text === HOOK_WENT_ASYNC ? 'object' : typeof text;
+        logger.error(`formatError for '${toolName}' returned ${returned}; using the default text`);
       }
     }
     return defaultFormatError(boundedName, error, call);
@@ -678,13 +680,11 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     event: Parameters<ToolCallSpanHook>[1],
   ) {
     if (!hook) return;
-    try {
-      const returned: unknown = hook(span, event);
-      // an async hook: its rejection must not end the host (the message is only built then)
-      if (returned !== undefined) handleStrayPromise(returned, () => `${name} hook for '${event.toolName}'`);
-    } catch (error) {
-      logger.error(`${name} hook threw for '${event.toolName}'`, error);
-    }
+    runUserHook(
+      () => `${name} hook for '${event.toolName}'`,
+      () => `${name} hook threw for '${event.toolName}'`,
+      () => hook(span, event),
+    );
   }
 }
 
