@@ -1,5 +1,6 @@
 import type { Span } from '@opentelemetry/api';
 import type { ForeignToolSpan } from '../tool-call-listener.js';
+import { executeToolSpanName } from './tool-span.js';
 
 /*
  * The tool spans of other instrumentations that are named for their tool when they start but get
@@ -22,7 +23,7 @@ interface ReadableParts {
 export function namedForTool(span: Span, toolName: string, foreign: ForeignToolSpan | undefined): boolean {
   const { name, instrumentationScope, instrumentationLibrary } = span as ReadableParts;
   if (typeof name !== 'string') return false;
-  if (name === `execute_tool ${toolName}`) return true;
+  if (name === executeToolSpanName(toolName)) return true;
   if (foreign === undefined || foreign.name !== name) return false;
   return foreign.scope === undefined || foreign.scope === (instrumentationScope ?? instrumentationLibrary)?.name;
 }

@@ -22,7 +22,7 @@ import { IDLE_CALL, type IdleCall } from '../internal/idle-listener.js';
 import { logger } from '../internal/logger.js';
 import type { ToolCallInfo, ToolCallListener } from '../tool-call-listener.js';
 import { VERSION } from '../version.js';
-import { boundedAttribute, boundedAttributes, boundedValue, MAX_DESCRIPTION_LENGTH } from './bounded-text.js';
+import { boundedAttribute, boundedAttributes } from './bounded-text.js';
 import { captureContent } from './content-capture.js';
 import { decideErrorPolicy } from './error-policy.js';
 import { isErrorLike } from './error-type.js';
@@ -44,18 +44,13 @@ import { exceptionOf, inputRejectedMessage, quotesArguments } from './rejected-i
 import { recordRemoteCallDuration } from './remote-call-metrics.js';
 import { defaultFormatError, resolveOptions } from './resolve-options.js';
 import {
-  ATTR_GEN_AI_AGENT_NAME,
-  ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
-  ATTR_GEN_AI_TOOL_CALL_ID,
   ATTR_GEN_AI_TOOL_CALL_RESULT,
-  ATTR_GEN_AI_TOOL_DESCRIPTION,
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_GEN_AI_TOOL_TYPE,
   ATTR_TOOL_CALL_ERROR_OUTCOME,
   ATTR_TOOL_CALL_ERROR_SOURCE,
   GEN_AI_DURATION_BUCKETS,
-  GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
   GEN_AI_TOOL_NAME_VALUE_UNKNOWN,
   GEN_AI_TOOL_TYPE_VALUE_FUNCTION,
   METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
@@ -67,6 +62,7 @@ import {
 import { failureAttributes, failureShape, spanShape } from './span-shape.js';
 import { addMillis, wallClockNow } from './span-time.js';
 import { ATTR_ERROR_TYPE } from './stable-semconv.js';
+import { executeToolAttributes, executeToolSpanName } from './tool-span.js';
 import type { OpenTelemetryToolCallListenerOptions, ToolCallSpanHook } from './types.js';
 import { HOOK_THREW, HOOK_WENT_ASYNC, runUserHook } from './user-hook.js';
 
@@ -148,7 +144,6 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
   private readonly ownCallSteps: boolean;
   /** Every failure rethrown as it is (the default policy, this class's own onError): with no state, nothing to do. */
   private readonly rethrowsEveryFailure: boolean;
-  private lastSpanName = { toolName: '', spanName: '' };
 
   constructor(options?: OpenTelemetryToolCallListenerOptions) {
     this.options = resolveOptions(options);
@@ -260,7 +255,11 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     const attributes = this.spanAttributes(name, call, state.toolType, extra);
     try {
       if (call.remote === undefined) {
-        return this.tracer.startSpan(this.spanName(name), { kind: SpanKind.INTERNAL, attributes, startTime }, parent);
+        return this.tracer.startSpan(
+          executeToolSpanName(name),
+          { kind: SpanKind.INTERNAL, attributes, startTime },
+          parent,
+        );
       }
       const shape = spanShape(name, call);
       Object.assign(attributes, shape.attributes);
@@ -273,46 +272,8 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     }
   }
 
-  /** `execute_tool {tool}`: the last one kept, as a tool is usually called again (no string built per call). */
-  private spanName(name: string): string {
-    if (name !== this.lastSpanName.toolName) {
-      this.lastSpanName = { toolName: name, spanName: `${GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL} ${name}` };
-    }
-    return this.lastSpanName.spanName;
-  }
-
-  /**
-   * The attributes of the call's span at its start (GenAI semantic conventions, `execute_tool`);
-   * `extra`, the adapter's attributes, bounded (bounded-text.ts).
-   */
-  private spanAttributes(
-    name: string,
-    call: ToolCallInfo,
-    toolType: string,
-    extra: Attributes | undefined,
-  ): Attributes {
-    // one literal for the usual call (no adapter attributes): its properties in one shape
-    let attributes: Attributes;
-    if (extra === undefined) {
-      attributes = {
-        [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
-        [ATTR_GEN_AI_TOOL_NAME]: name,
-        [ATTR_GEN_AI_TOOL_TYPE]: toolType,
-      };
-    } else {
-      // copied by Object.assign, then extended: on Node 20 a spread copy (`{ ...extra, [key]: value }`)
-      // that gains a key afterwards costs about 4–6 µs, Object.assign's about 0.1 µs (extra's keys are
-      // bounded-text.ts's own, so assigning them is defining them)
-      attributes = Object.assign({}, extra);
-      attributes[ATTR_GEN_AI_OPERATION_NAME] = GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL;
-      attributes[ATTR_GEN_AI_TOOL_NAME] = name;
-      attributes[ATTR_GEN_AI_TOOL_TYPE] = toolType;
-    }
-    if (call.toolCallId !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ID] = call.toolCallId;
-    const description = descriptionOf(call);
-    if (description !== undefined) attributes[ATTR_GEN_AI_TOOL_DESCRIPTION] = description;
-    if (this.agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = this.agentName;
-    return attributes;
+  private spanAttributes(name: string, call: ToolCallInfo, toolType: string, extra: Attributes | undefined) {
+    return executeToolAttributes(name, call, toolType, extra, this.agentName);
   }
 
   /**
@@ -772,19 +733,6 @@ function remoteSide(call: ToolCallInfo): 'client' | 'server' | undefined {
 function hasValidContext(span: Span): boolean {
   const { traceId, spanId } = span.spanContext();
   return traceId !== INVALID_TRACEID && spanId !== INVALID_SPANID;
-}
-
-/** `gen_ai.tool.description`: the app's (or a peer's) text, bounded; a getter that throws gives none. */
-function descriptionOf(call: ToolCallInfo): string | undefined {
-  let description: unknown;
-  try {
-    description = call.toolDefinition?.description;
-  } catch {
-    return undefined;
-  }
-  return typeof description === 'string' && description.length > 0
-    ? (boundedValue(description, MAX_DESCRIPTION_LENGTH) as string)
-    : undefined;
 }
 
 function attributeText(value: unknown): string | undefined {

@@ -4,11 +4,8 @@ import type { RemoteCallError } from '../remote-call.js';
 import type { ToolCallInfo } from '../tool-call-listener.js';
 import { boundedAttribute } from './bounded-text.js';
 import { errorMessageOf, errorTypeOf } from './error-type.js';
-import {
-  ATTR_JSONRPC_REQUEST_ID,
-  ATTR_RPC_RESPONSE_STATUS_CODE,
-  GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
-} from './semconv.js';
+import { ATTR_JSONRPC_REQUEST_ID, ATTR_RPC_RESPONSE_STATUS_CODE } from './semconv.js';
+import { executeToolSpanName } from './tool-span.js';
 
 /**
  * How a call's span looks: `execute_tool {tool}`, kind `INTERNAL`, for an in-process call; for a call
@@ -31,7 +28,7 @@ export function spanShape(toolName: string, call: ToolCallInfo): SpanShape {
   const remote = readRemote(call);
   if (remote === undefined) {
     return {
-      name: `${GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL} ${toolName}`,
+      name: executeToolSpanName(toolName),
       kind: SpanKind.INTERNAL,
       attributes: NO_ATTRIBUTES,
       links: undefined,

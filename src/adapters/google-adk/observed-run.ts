@@ -3,6 +3,7 @@ import { logger } from '../../internal/logger.js';
 import { observeCall } from '../../internal/observe-call.js';
 import { isObserved, markObserved } from '../../internal/observed-marker.js';
 import { toolNameOf } from '../../internal/tool-name.js';
+import { executeToolSpanName } from '../../otel/tool-span.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import type { ToolDefinition, ToolMetadata } from '../../tool-callback.js';
 import { FRAMEWORK_GOOGLE_ADK } from '../frameworks.js';
@@ -141,7 +142,7 @@ function observedRunAsync(tool: AdkTool, original: RunAsync): RunAsync {
           signal: toolContext?.abortSignal instanceof AbortSignal ? toolContext.abortSignal : undefined,
           framework: FRAMEWORK_GOOGLE_ADK,
           // ADK names its span so when it starts, and attributes it after a success only
-          foreignSpan: { scope: 'gcp.vertex.agent', name: `execute_tool ${definition.name}` },
+          foreignSpan: { scope: 'gcp.vertex.agent', name: executeToolSpanName(definition.name) },
         },
         // as ADK calls it: on the tool itself
         run: async () => {
