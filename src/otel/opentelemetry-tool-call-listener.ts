@@ -1,16 +1,11 @@
 import {
   type Attributes,
   type Context,
-  type Counter,
   context,
-  createNoopMeter,
-  type Histogram,
   type HrTime,
   INVALID_SPAN_CONTEXT,
   INVALID_SPANID,
   INVALID_TRACEID,
-  type Meter,
-  metrics,
   ProxyTracerProvider,
   type Span,
   SpanKind,
@@ -27,7 +22,6 @@ import { captureContent } from './content-capture.js';
 import { decideErrorPolicy } from './error-policy.js';
 import { isErrorLike } from './error-type.js';
 import { hasExceptionEvent, keepFailure } from './kept-failure.js';
-import { MetricAttributes } from './metric-attributes.js';
 import { keepHidden, OPERATION_TELEMETRY, type OperationTelemetry } from './operation-telemetry.js';
 import {
   closeCallById,
@@ -50,11 +44,8 @@ import {
   ATTR_GEN_AI_TOOL_TYPE,
   ATTR_TOOL_CALL_ERROR_OUTCOME,
   ATTR_TOOL_CALL_ERROR_SOURCE,
-  GEN_AI_DURATION_BUCKETS,
   GEN_AI_TOOL_NAME_VALUE_UNKNOWN,
   GEN_AI_TOOL_TYPE_VALUE_FUNCTION,
-  METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
-  METRIC_TOOL_CALL_ERRORS,
   TOOL_CALL_ERROR_OUTCOME_VALUE_REPORTED,
   TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN,
   TOOL_CALL_ERROR_SOURCE_VALUE_MODEL,
@@ -62,15 +53,13 @@ import {
 import { failureAttributes, failureShape, spanShape } from './span-shape.js';
 import { addMillis, wallClockNow } from './span-time.js';
 import { ATTR_ERROR_TYPE } from './stable-semconv.js';
+import { SCOPE_NAME, ToolCallMetrics } from './tool-call-metrics.js';
 import { executeToolAttributes, executeToolSpanName } from './tool-span.js';
 import type { OpenTelemetryToolCallListenerOptions, ToolCallSpanHook } from './types.js';
 import { HOOK_THREW, HOOK_WENT_ASYNC, runUserHook } from './user-hook.js';
 
-const SCOPE_NAME = 'otel-tool-calls';
 /** What the API's global tracer provider delegates to while no SDK is registered. */
 const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
-/** What every meter provider of the API gives while no SDK is registered. */
-const NOOP_METER = createNoopMeter();
 /** A call's span until it has one, and when the tracer could not start one: it records nothing. */
 const NO_SPAN = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 /** A call's span start until it has a span of its own (a call that joins one has none). */
@@ -116,12 +105,6 @@ interface ToolCallSpanState extends OpenToolCall {
   rejected: boolean;
 }
 
-interface Instruments {
-  readonly meter: Meter;
-  readonly duration: Histogram;
-  readonly errors: Counter;
-}
-
 /**
  * A `ToolCallListener` that turns each tool call into an `execute_tool` span (OpenTelemetry GenAI
  * semantic conventions), a `gen_ai.execute_tool.duration` sample and, on failure, a
@@ -134,8 +117,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
   private readonly tracer: Tracer;
   /** `options.agentName` as a metric attribute: bounded. */
   private readonly agentName: string | undefined;
-  private instruments: Instruments | undefined;
-  private readonly metricAttributes: MetricAttributes;
+  private readonly metrics: ToolCallMetrics;
   /** The API's global tracer provider, when spans go there: asked at each call whether an SDK is behind it. */
   private readonly globalTracerProvider: ProxyTracerProvider | undefined;
   /** No SDK, no hook: a call has nothing to record, and only the error policy applies. */
@@ -148,7 +130,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
   constructor(options?: OpenTelemetryToolCallListenerOptions) {
     this.options = resolveOptions(options);
     this.agentName = this.options.agentName === undefined ? undefined : boundedAttribute(this.options.agentName);
-    this.metricAttributes = new MetricAttributes(this.agentName);
+    this.metrics = new ToolCallMetrics(this.options.meterProvider, this.agentName);
     const tracerProvider = this.options.tracerProvider ?? trace.getTracerProvider();
     this.tracer = tracerProvider.getTracer(SCOPE_NAME, VERSION);
     this.globalTracerProvider = tracerProvider instanceof ProxyTracerProvider ? tracerProvider : undefined;
@@ -170,7 +152,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       errorPolicy === 'rethrow' &&
       Object.values(toolErrorPolicies).every((policy) => policy === 'rethrow');
     // the protocol operations that are not tool calls (MCP's tools/list, ...) use the same tracer and meter
-    const telemetry: OperationTelemetry = { tracer: this.tracer, meter: () => this.getInstruments()?.meter };
+    const telemetry: OperationTelemetry = { tracer: this.tracer, meter: () => this.metrics.meter() };
     keepHidden(this, OPERATION_TELEMETRY, telemetry);
   }
 
@@ -182,11 +164,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     if (!this.mayRecordNothing) return false;
     // nothing registered at all: one property read (the API's getters also check its version)
     if ((globalThis as Record<symbol, unknown>)[API_GLOBAL] === undefined) return true;
-    return (
-      this.instruments === undefined &&
-      this.globalTracerProvider?.getDelegate() === NOOP_TRACER_PROVIDER &&
-      metrics.getMeterProvider().getMeter(SCOPE_NAME, VERSION) === NOOP_METER
-    );
+    return this.globalTracerProvider?.getDelegate() === NOOP_TRACER_PROVIDER && this.metrics.nowhere();
   }
 
   /**
@@ -424,23 +402,8 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     }
     state.completed = true;
     try {
-      const instruments = this.getInstruments();
-      if (instruments === undefined) return;
-      const { metricAttributes } = this;
-      // measured in the context the call started in (its baggage, for a view's attributes processor);
-      // given, the SDK does not look up the active one
-      const { parent } = state;
-      const duration = (endTime - startTime) / 1000;
-      const { metricToolName, rejected } = state;
-      instruments.duration.record(
-        duration,
-        metricAttributes.duration(metricToolName, toolType, errorType, rejected),
-        parent,
-      );
-      if (errorType !== undefined) {
-        const attributes = metricAttributes.errors(metricToolName, toolType, errorType, outcome as string, rejected);
-        instruments.errors.add(1, attributes, parent);
-      }
+      const seconds = (endTime - startTime) / 1000;
+      this.metrics.record(state.parent, seconds, state.metricToolName, toolType, errorType, outcome, state.rejected);
     } catch (error) {
       // the wording the first battery checks for: the end of the call's telemetry failed
       logger.error(`could not end the span of '${name}': recording its metrics failed`, error);
@@ -452,14 +415,14 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
   private recordRemoteCall(state: ToolCallSpanState, call: ToolCallInfo, endTime: number): void {
     if (state.remoteAttributes === undefined) return;
     try {
-      const instruments = this.getInstruments();
-      if (instruments === undefined) return;
+      const meter = this.metrics.meter();
+      if (meter === undefined) return;
       // not a spread: a spread copy that gains a key (error.type) is dear on Node 20 (spanAttributes)
       const endAttributes = Object.assign({}, state.remoteAttributes, state.failureAttributes);
       if (state.errorType !== undefined) endAttributes[ATTR_ERROR_TYPE] = state.errorType;
       // a tool the app does not have: one series, as in gen_ai.execute_tool.duration
       endAttributes[ATTR_GEN_AI_TOOL_NAME] = state.metricToolName;
-      recordRemoteCallDuration(instruments.meter, call, (endTime - state.startTime) / 1000, endAttributes);
+      recordRemoteCallDuration(meter, call, (endTime - state.startTime) / 1000, endAttributes);
     } catch (error) {
       logger.error(`could not record the protocol metric of '${state.toolName}'`, error);
     }
@@ -610,28 +573,6 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       }
     }
     return defaultFormatError(boundedName, error, call);
-  }
-
-  // Looked up at a call, not in the constructor, and kept only once an SDK gives a real meter: the
-  // global metrics API has no proxy, so instruments made before the SDK starts would stay no-ops.
-  private getInstruments(): Instruments | undefined {
-    if (this.instruments) return this.instruments;
-    const meterProvider = this.options.meterProvider ?? metrics.getMeterProvider();
-    const meter = meterProvider.getMeter(SCOPE_NAME, VERSION);
-    if (meter === NOOP_METER) return undefined;
-    this.instruments = {
-      meter,
-      duration: meter.createHistogram(METRIC_GEN_AI_EXECUTE_TOOL_DURATION, {
-        unit: 's',
-        description: 'Duration of tool call operations (GenAI semantic conventions, execute_tool)',
-        advice: { explicitBucketBoundaries: [...GEN_AI_DURATION_BUCKETS] },
-      }),
-      errors: meter.createCounter(METRIC_TOOL_CALL_ERRORS, {
-        unit: '{error}',
-        description: 'Failed tool calls, by outcome (reported to the model or rethrown); otel-tool-calls own metric',
-      }),
-    };
-    return this.instruments;
   }
 
   private runHook(

@@ -1,0 +1,91 @@
+import {
+  type Context,
+  type Counter,
+  createNoopMeter,
+  type Histogram,
+  type Meter,
+  type MeterProvider,
+  metrics,
+} from '@opentelemetry/api';
+import { VERSION } from '../version.js';
+import { MetricAttributes } from './metric-attributes.js';
+import { GEN_AI_DURATION_BUCKETS, METRIC_GEN_AI_EXECUTE_TOOL_DURATION, METRIC_TOOL_CALL_ERRORS } from './semconv.js';
+
+/** The instrumentation scope of the listener's spans and metrics. */
+export const SCOPE_NAME = 'otel-tool-calls';
+
+const NOOP_METER = createNoopMeter();
+
+interface Instruments {
+  readonly meter: Meter;
+  readonly duration: Histogram;
+  readonly errors: Counter;
+}
+
+/** The listener's metrics: one `gen_ai.execute_tool.duration` sample per call, a `tool_call.errors` increment per failure. */
+export class ToolCallMetrics {
+  private instruments: Instruments | undefined;
+  private readonly attributes: MetricAttributes;
+
+  constructor(
+    /** The option; absent: the global one, looked up at each call until it gives a real meter. */
+    private readonly meterProvider: MeterProvider | undefined,
+    agentName: string | undefined,
+  ) {
+    this.attributes = new MetricAttributes(agentName);
+  }
+
+  /** The meter, once an SDK gives a real one (the protocol adapters' operations use it too). */
+  meter(): Meter | undefined {
+    return this.get()?.meter;
+  }
+
+  /** No instrument made yet, and no global meter provider to make one with. */
+  nowhere(): boolean {
+    return this.instruments === undefined && metrics.getMeterProvider().getMeter(SCOPE_NAME, VERSION) === NOOP_METER;
+  }
+
+  /**
+   * The call's sample, and its error increment if it failed; measured in the context the call
+   * started in (its baggage, for a view's attributes processor): given, the SDK does not look up
+   * the active one.
+   */
+  record(
+    parent: Context,
+    seconds: number,
+    toolName: string,
+    toolType: string,
+    errorType: string | undefined,
+    outcome: string | undefined,
+    rejected: boolean,
+  ): void {
+    const instruments = this.get();
+    if (instruments === undefined) return;
+    const { attributes } = this;
+    instruments.duration.record(seconds, attributes.duration(toolName, toolType, errorType, rejected), parent);
+    if (errorType !== undefined) {
+      instruments.errors.add(1, attributes.errors(toolName, toolType, errorType, outcome as string, rejected), parent);
+    }
+  }
+
+  // Looked up at a call, not in the constructor, and kept only once an SDK gives a real meter: the
+  // global metrics API has no proxy, so instruments made before the SDK starts would stay no-ops.
+  private get(): Instruments | undefined {
+    if (this.instruments) return this.instruments;
+    const meter = (this.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE_NAME, VERSION);
+    if (meter === NOOP_METER) return undefined;
+    this.instruments = {
+      meter,
+      duration: meter.createHistogram(METRIC_GEN_AI_EXECUTE_TOOL_DURATION, {
+        unit: 's',
+        description: 'Duration of tool call operations (GenAI semantic conventions, execute_tool)',
+        advice: { explicitBucketBoundaries: [...GEN_AI_DURATION_BUCKETS] },
+      }),
+      errors: meter.createCounter(METRIC_TOOL_CALL_ERRORS, {
+        unit: '{error}',
+        description: 'Failed tool calls, by outcome (reported to the model or rethrown); otel-tool-calls own metric',
+      }),
+    };
+    return this.instruments;
+  }
+}
