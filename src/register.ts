@@ -8,7 +8,7 @@
  * handling: `OTEL_SERVICE_NAME`, `OTEL_EXPORTER_OTLP_*` including `http/json`,
  * `OTEL_TRACES_EXPORTER`, `OTEL_METRICS_EXPORTER` including `prometheus`, `OTEL_LOG_LEVEL`, ...)
  * with `ToolCallsInstrumentation`, loading only the parts of the SDK those variables select
- * (`internal/lean-node-sdk.ts`: the packages `@opentelemetry/sdk-node` depends on, not sdk-node),
+ * (`register/lean-node-sdk.ts`: the packages `@opentelemetry/sdk-node` depends on, not sdk-node),
  * gives way to an SDK the app starts itself
  * (`register/app-sdk.ts`), and flushes at exit, for `OTEL_TOOL_CALLS_SHUTDOWN_TIMEOUT_MS` at most,
  * so that the app ends as it would without it (`register/exit-flush.ts`).
@@ -20,7 +20,7 @@
 import { isMainThread } from 'node:worker_threads';
 import { hookFrameworkModulesOnce } from './instrumentation/esm-loader-hook.js';
 import { ToolCallsInstrumentation } from './instrumentation/tool-calls-instrumentation.js';
-import { LeanNodeSdk } from './internal/lean-node-sdk.js';
+import { LeanNodeSdk } from './register/lean-node-sdk.js';
 import { loadOptionalPackage } from './internal/optional-package.js';
 import { shutdownTimeoutMs } from './internal/shutdown-timeout.js';
 import { endOpenSessions } from './otel/open-sessions.js';

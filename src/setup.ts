@@ -9,7 +9,7 @@ import type * as SdkMetrics from '@opentelemetry/sdk-metrics';
 import type * as SdkTrace from '@opentelemetry/sdk-trace';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
 import { boundedShutdown } from './internal/bounded-shutdown.js';
-import { LeanNodeSdk } from './internal/lean-node-sdk.js';
+import { LeanNodeSdk } from './register/lean-node-sdk.js';
 import { loadOptionalPackage } from './internal/optional-package.js';
 import { SHUTDOWN_TIMEOUT_VARIABLE, shutdownTimeoutMs } from './internal/shutdown-timeout.js';
 import { endOpenSessions } from './otel/open-sessions.js';

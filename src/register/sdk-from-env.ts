@@ -1,3 +1,9 @@
+/*
+ * FORK of upstream code, kept in step by test/register/sdk-parity.test.ts.
+ * Mirrors the `OTEL_*` readers of `@opentelemetry/sdk-node` 0.223.0 (SDK 2.12 line:
+ * `build/src/utils.js`, `build/src/create-from-env.js`) and 0.301.0 (SDK 3.1 line: `dist/utils.mjs`,
+ * `dist/create-from-env.mjs`): exporters, samplers, propagators, span limits, batch variables.
+ */
 import { diag, type TextMapPropagator } from '@opentelemetry/api';
 import type * as Core from '@opentelemetry/core';
 import type * as SdkMetrics from '@opentelemetry/sdk-metrics';
