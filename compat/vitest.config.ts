@@ -100,6 +100,7 @@ const ZERO_CODE_SUITE = [
   'test/register/mcp.test.ts',
   'test/register/mcp-operations.test.ts',
   'test/register/observed-once.test.ts',
+  'test/register/sdk-parity.test.ts',
   'test/register/shutdown-bound.test.ts',
   'test/register/signals.test.ts',
 ];
