@@ -100,6 +100,12 @@ const MATRIX: Record<string, Record<string, string>> = {
     OTEL_METRIC_EXPORT_INTERVAL: '1000',
     OTEL_METRIC_EXPORT_TIMEOUT: '5000',
   },
+  "the SDK's own metrics on": { OTEL_NODE_EXPERIMENTAL_SDK_METRICS: 'true', OTEL_LOGS_EXPORTER: 'console' },
+  'exporter headers, timeout and compression': {
+    OTEL_EXPORTER_OTLP_HEADERS: 'x-team=tools',
+    OTEL_EXPORTER_OTLP_TIMEOUT: '1234',
+    OTEL_EXPORTER_OTLP_COMPRESSION: 'gzip',
+  },
   'the SDK disabled': { OTEL_SDK_DISABLED: 'true' },
 };
 
@@ -116,8 +122,6 @@ const NOT_CONFIGURATION = new Set([
   '_timer',
   '_interval',
   '_meterProvider',
-  '_metrics',
-  '_sdkMetrics',
   '_callback',
   '_that',
   '_registeredTracers',
@@ -250,4 +254,27 @@ describe(`the lean start is NodeSDK's, on the SDK ${sdkLine}.x line`, () => {
       expect(lean).toEqual(node);
     });
   }
+
+  // the one difference, by design: an app that writes no OpenTelemetry logs (most agents) never loads the logs SDK
+  it("intentional: the lean start's logger provider makes the logs SDK when a logger is first asked for", async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, NOWHERE);
+    const sdk = new LeanNodeSdk({}, load);
+    try {
+      sdk.start();
+      const provider = logsApi().getLoggerProvider();
+      expect(provider.constructor.name).toBe('LazyLoggerProvider');
+      expect(provider.provider).toBeUndefined();
+      provider.getLogger('sdk-parity');
+      expect(provider.provider?.constructor.name).toBe('LoggerProvider');
+    } finally {
+      await Promise.race([sdk.shutdown().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 1000))]);
+      process.env = saved;
+      trace.disable();
+      metrics.disable();
+      propagation.disable();
+      context.disable();
+      logsApi().disable();
+    }
+  });
 });
