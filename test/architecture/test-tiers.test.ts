@@ -38,7 +38,10 @@ function projectsOfTierScripts(): Record<string, string[]> {
     ['test:unit', 'test:zero-code', 'test:stack'].includes(name),
   );
   return Object.fromEntries(
-    tiers.map(([name, command]) => [name, [...command.matchAll(/--project (\S+)/g)].map((m) => m[1])]),
+    tiers.map(([name, command]) => [
+      name,
+      [...command.matchAll(/--project (\S+)/g)].map((match) => match[1] as string),
+    ]),
   );
 }
 
