@@ -1,20 +1,25 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { packageAliases } from './vitest.aliases.js';
 
-/**
+/*
  * The tests in tiers, one vitest project each; every test file is in exactly one
  * (test/architecture/test-tiers.test.ts). `npm test` runs them all; `npm run test:unit` the fast
  * tier (core and adapters); `test:zero-code` and `test:stack` the others, which run apps, servers and builds.
  */
+
+/** The hardening suite's soak runs (100,000 calls; the heap of fresh processes): a minute between them, in `stack`. */
+const SOAK = ['test/hardening/load.test.ts', 'test/hardening/heap-leak.test.ts'];
+
 const TIERS = {
-  /** The listener API, the OpenTelemetry listener, internals, the hardening suite, the type tests. */
+  /** The listener API, the OpenTelemetry listener, internals, the hardening suite but its soak runs, the type tests. */
   core: ['test/*.test.ts', 'test/architecture/**', 'test/otel/**', 'test/internal/**', 'test/hardening/**'],
   /** Each framework's adapter, against the framework itself (MCP over real stdio processes too). */
   adapters: ['test/adapters/**'],
   /** The zero-code hooks in-process (test/instrumentation), then `register` in real apps (test/register). */
   'zero-code': ['test/instrumentation/**', 'test/register/**'],
-  /** Real servers, builds, runtimes, the examples, the docs, the packed tarball, the benchmark. */
+  /** Real servers, builds, runtimes, the examples, the docs, the packed tarball, the benchmark; the soak runs. */
   stack: [
+    ...SOAK,
     'test/observability/**',
     'test/deploy/**',
     'test/runtimes/**',
@@ -36,6 +41,7 @@ export default defineConfig({
       test: {
         name,
         include: globs.map((glob) => (glob.endsWith('**') ? `${glob}/*.test.ts` : glob)),
+        exclude: name === 'stack' ? configDefaults.exclude : [...configDefaults.exclude, ...SOAK],
         typecheck:
           name === 'core'
             ? { enabled: true, include: TYPE_TESTS, tsconfig: './tsconfig.json' }
