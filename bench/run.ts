@@ -24,15 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { AllocationRow } from './lib/allocation.js';
 import { bundleForNode } from './lib/bundle.js';
-import { FULL_SETTINGS, type Measured, QUICK_SETTINGS } from './lib/measure.js';
-import type { PairedResult } from './lib/paired.js';
-import { bundlePeers, type PeersStatus, preparePeers } from './lib/peers.js';
 import {
-  compare,
-  compareAllocations,
-  evaluateMcpTarget,
-  evaluateStartupTargets,
-  evaluateTargets,
   formatAllocations,
   formatInFlight,
   formatMcpRoundTrip,
@@ -44,12 +36,21 @@ import {
   formatStartup,
   formatTable,
   formatTargets,
+} from './lib/format.js';
+import { FULL_SETTINGS, type Measured, QUICK_SETTINGS } from './lib/measure.js';
+import type { PairedResult } from './lib/paired.js';
+import { bundlePeers, type PeersStatus, preparePeers } from './lib/peers.js';
+import { compare, compareAllocations } from './lib/rows.js';
+import { measureStartup, startupRuntimes } from './lib/startup.js';
+import {
+  evaluateMcpTarget,
+  evaluateStartupTargets,
+  evaluateTargets,
   type InFlightResult,
   type McpRoundTripResult,
   type MemoryResult,
   type SharedTimesResult,
-} from './lib/report.js';
-import { measureStartup, startupRuntimes } from './lib/startup.js';
+} from './lib/targets.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({

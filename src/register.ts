@@ -8,7 +8,8 @@
  * handling: `OTEL_SERVICE_NAME`, `OTEL_EXPORTER_OTLP_*` including `http/json`,
  * `OTEL_TRACES_EXPORTER`, `OTEL_METRICS_EXPORTER` including `prometheus`, `OTEL_LOG_LEVEL`, ...)
  * with `ToolCallsInstrumentation`, loading only the parts of the SDK those variables select
- * (`internal/lean-node-sdk.ts`: the packages `@opentelemetry/sdk-node` depends on, not sdk-node),
+ * (`register/lean-node-sdk.ts`: the packages `@opentelemetry/sdk-node` depends on, not sdk-node;
+ * `OTEL_TOOL_CALLS_SDK=node-sdk`: NodeSDK itself, `register/register-sdk.ts`),
  * gives way to an SDK the app starts itself
  * (`register/app-sdk.ts`), and flushes at exit, for `OTEL_TOOL_CALLS_SHUTDOWN_TIMEOUT_MS` at most,
  * so that the app ends as it would without it (`register/exit-flush.ts`).
@@ -20,13 +21,13 @@
 import { isMainThread } from 'node:worker_threads';
 import { hookFrameworkModulesOnce } from './instrumentation/esm-loader-hook.js';
 import { ToolCallsInstrumentation } from './instrumentation/tool-calls-instrumentation.js';
-import { LeanNodeSdk } from './internal/lean-node-sdk.js';
 import { loadOptionalPackage } from './internal/optional-package.js';
 import { shutdownTimeoutMs } from './internal/shutdown-timeout.js';
 import { endOpenSessions } from './otel/open-sessions.js';
 import { startGivingWayToTheAppsSdk } from './register/app-sdk.js';
 import { zeroCodeReach } from './register/esm-hooks.js';
 import { flushAtExit } from './register/exit-flush.js';
+import { registerSdk } from './register/register-sdk.js';
 
 // Not in other threads: Node runs `--require` preloads in the module hooks' own thread too, and
 // an app's worker threads would each start an SDK of their own.
@@ -47,7 +48,7 @@ function start(): void {
     instrumentation = new ToolCallsInstrumentation({ enabled: false });
     return [instrumentation];
   };
-  const sdk = new LeanNodeSdk({ instrumentations: makeInstrumentation }, load);
+  const sdk = registerSdk(load, makeInstrumentation);
   // read after the SDK's constructor has set the diag logger (OTEL_LOG_LEVEL): a bad value is warned about
   const timeoutMs = shutdownTimeoutMs();
   startGivingWayToTheAppsSdk(() => sdk.start(), {

@@ -9,11 +9,12 @@ import type * as SdkMetrics from '@opentelemetry/sdk-metrics';
 import type * as SdkTrace from '@opentelemetry/sdk-trace';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
 import { boundedShutdown } from './internal/bounded-shutdown.js';
-import { LeanNodeSdk } from './internal/lean-node-sdk.js';
 import { loadOptionalPackage } from './internal/optional-package.js';
 import { SHUTDOWN_TIMEOUT_VARIABLE, shutdownTimeoutMs } from './internal/shutdown-timeout.js';
 import { endOpenSessions } from './otel/open-sessions.js';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from './otel/stable-semconv.js';
+import { LeanNodeSdk } from './register/lean-node-sdk.js';
+import { batchSpanOptionsFromEnv } from './register/sdk-from-env.js';
 
 /** The Prometheus exporter's own default port. */
 const DEFAULT_PROMETHEUS_PORT = 9464;
@@ -112,6 +113,15 @@ export function startToolCallTelemetry(options: ToolCallTelemetryOptions): ToolC
     'the context manager',
   );
 
+  // the packages the parts below depend on (core, sdk-metrics's MeterProvider), as they resolve them
+  const via: Record<string, string> = {
+    '@opentelemetry/core': '@opentelemetry/resources',
+    '@opentelemetry/sdk-metrics':
+      metrics === 'prometheus' ? '@opentelemetry/exporter-prometheus' : '@opentelemetry/exporter-metrics-otlp-http',
+  };
+  const loadSdkPart = <Module>(name: string) =>
+    loadOptionalPackage<Module>(name, 'startToolCallTelemetry (the OpenTelemetry SDK)', via[name]);
+
   const spanProcessors: SpanProcessor[] = [];
   if (traces !== 'none') {
     const { BatchSpanProcessor } = load<typeof SdkTrace>('@opentelemetry/sdk-trace', 'traces');
@@ -122,7 +132,7 @@ export function startToolCallTelemetry(options: ToolCallTelemetryOptions): ToolC
             "traces: 'otlp'",
           ).OTLPTraceExporter)()
         : traces;
-    spanProcessors.push(new BatchSpanProcessor({ exporter, ...batchOptionsFromEnv() }));
+    spanProcessors.push(new BatchSpanProcessor({ exporter, ...batchSpanOptionsFromEnv(loadSdkPart) }));
   }
   spanProcessors.push(...(options.spanProcessors ?? []));
 
@@ -150,12 +160,6 @@ export function startToolCallTelemetry(options: ToolCallTelemetryOptions): ToolC
     metricReaders.push(new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter() }));
   }
 
-  // the packages the parts above depend on (core, sdk-metrics's MeterProvider), as they resolve them
-  const via: Record<string, string> = {
-    '@opentelemetry/core': '@opentelemetry/resources',
-    '@opentelemetry/sdk-metrics':
-      metrics === 'prometheus' ? '@opentelemetry/exporter-prometheus' : '@opentelemetry/exporter-metrics-otlp-http',
-  };
   const sdk = new LeanNodeSdk(
     {
       serviceName,
@@ -169,8 +173,7 @@ export function startToolCallTelemetry(options: ToolCallTelemetryOptions): ToolC
       metricReaders,
       logRecordProcessors: [],
     },
-    <Module>(name: string) =>
-      loadOptionalPackage<Module>(name, 'startToolCallTelemetry (the OpenTelemetry SDK)', via[name]),
+    loadSdkPart,
   );
   sdk.start();
 
@@ -219,22 +222,6 @@ function prometheusNotServed(error: Error, host: string | undefined, port: numbe
 function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return (message.split('\n', 1)[0] ?? '').slice(0, 300);
-}
-
-/** The standard `OTEL_BSP_*` variables: sdk-trace's processor does not read them itself. */
-function batchOptionsFromEnv(): Record<string, number> {
-  const names = {
-    maxQueueSize: 'OTEL_BSP_MAX_QUEUE_SIZE',
-    scheduledDelayMillis: 'OTEL_BSP_SCHEDULE_DELAY',
-    exportTimeoutMillis: 'OTEL_BSP_EXPORT_TIMEOUT',
-    maxExportBatchSize: 'OTEL_BSP_MAX_EXPORT_BATCH_SIZE',
-  };
-  const options: Record<string, number> = {};
-  for (const [option, variable] of Object.entries(names)) {
-    const value = Number(process.env[variable]);
-    if (process.env[variable] && Number.isFinite(value) && value >= 0) options[option] = value;
-  }
-  return options;
 }
 
 function envPort(): number | undefined {

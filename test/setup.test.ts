@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { DiagLogLevel, diag, trace } from '@opentelemetry/api';
 import { functionToolCallback, OpenTelemetryToolCallListener, ToolCallListeners } from 'otel-tool-calls';
 import { startToolCallTelemetry } from 'otel-tool-calls/setup';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -13,6 +14,7 @@ import { freePort } from './helpers/free-port.js';
 import { otlpAttributes, startOtlpReceiver } from './helpers/otlp-receiver.js';
 
 const run = promisify(execFile);
+const silentDiag = { error: () => {}, warn: () => {}, info: () => {}, debug: () => {}, verbose: () => {} };
 const root = fileURLToPath(new URL('..', import.meta.url));
 const source = (file: string) => pathToFileURL(join(root, 'src', file)).href;
 
@@ -116,6 +118,27 @@ describe('startToolCallTelemetry', () => {
     } finally {
       await telemetry.shutdown();
       await receiver.close();
+    }
+  });
+
+  it('reads the OTEL_BSP_* variables as register does: a value not over 0 is the default, with a warning', async () => {
+    const warnings: string[] = [];
+    diag.setLogger({ ...silentDiag, warn: (message: string) => warnings.push(message) }, DiagLogLevel.WARN);
+    vi.stubEnv('OTEL_BSP_SCHEDULE_DELAY', '0');
+    vi.stubEnv('OTEL_BSP_MAX_QUEUE_SIZE', '64');
+    const telemetry = startToolCallTelemetry({ serviceName: 'bsp-test', metrics: 'none' });
+    try {
+      const provider = (trace.getTracerProvider() as unknown as { getDelegate(): object }).getDelegate() as {
+        _activeSpanProcessor: { _spanProcessors: Array<Record<string, unknown>> };
+      };
+      const [batch] = provider._activeSpanProcessor._spanProcessors;
+      expect(batch).toMatchObject({ _scheduledDelayMillis: 5000, _maxQueueSize: 64 });
+      expect(warnings).toContain(
+        'OTEL_BSP_SCHEDULE_DELAY (0) is invalid, expected number greater than 0, using default.',
+      );
+    } finally {
+      await telemetry.shutdown();
+      diag.disable();
     }
   });
 

@@ -1,6 +1,6 @@
 import { Bench } from 'tinybench';
 import type { Callable } from './floor.js';
-import { type Comparison, measurePairs, type PairedResult } from './paired.js';
+import { type Comparison, measurePairs, type PairedResult, type PairedSettings } from './paired.js';
 import { cpuNs, cpuNsPerCall, median } from './sampling.js';
 import { EXPECTED_RESULT, INPUT, TOOL_CONTEXT, type WeatherInput } from './tools.js';
 
@@ -42,7 +42,7 @@ export interface Measured {
   readonly samples: number;
 }
 
-export interface MeasureSettings {
+export interface MeasureSettings extends PairedSettings {
   readonly rounds: number;
   /** tinybench time budget per task and round, ms. */
   readonly timeMs: number;
@@ -50,10 +50,6 @@ export interface MeasureSettings {
   readonly minSamples: number;
   /** Warmup per task, ms, in the first round only (0: none). */
   readonly warmupMs: number;
-  /** Time budget of each paired comparison, ms (bench/lib/paired.ts). */
-  readonly pairedMs: number;
-  /** Minimum pairs of batches per comparison. */
-  readonly minPairs: number;
 }
 
 export const FULL_SETTINGS: MeasureSettings = {

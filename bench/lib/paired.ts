@@ -1,5 +1,19 @@
-import type { MeasureSettings, TimedCase } from './measure.js';
 import { cpuNsPerCall, median, quantile } from './sampling.js';
+
+/** The time a comparison gets (bench/lib/measure.ts's settings have it too). */
+export interface PairedSettings {
+  /** Time budget of each paired comparison, ms. */
+  readonly pairedMs: number;
+  /** Minimum pairs of batches per comparison. */
+  readonly minPairs: number;
+}
+
+/** One side of a pair: a case's batch function and the calls a batch makes (bench/lib/measure.ts's `TimedCase`). */
+export interface PairedSide {
+  readonly benchCase: { readonly process: string };
+  readonly batch: (calls: number) => unknown;
+  readonly calls: number;
+}
 
 /**
  * A target's comparison of two cases of one process, measured in pairs of batches: one batch of
@@ -45,7 +59,7 @@ export interface PairedResult extends Comparison {
 const gc = (globalThis as { gc?: () => void }).gc;
 
 /** CPU ns per call of one batch, after a full collection when `collectFirst`. */
-function timeBatch(timed: TimedCase, collectFirst: boolean): Promise<number> {
+function timeBatch(timed: PairedSide, collectFirst: boolean): Promise<number> {
   if (collectFirst) gc?.();
   return cpuNsPerCall(timed.batch, timed.calls);
 }
@@ -57,9 +71,9 @@ function timeBatch(timed: TimedCase, collectFirst: boolean): Promise<number> {
  */
 export async function measurePairs(
   comparison: Comparison,
-  subject: TimedCase,
-  reference: TimedCase,
-  settings: MeasureSettings,
+  subject: PairedSide,
+  reference: PairedSide,
+  settings: PairedSettings,
 ): Promise<PairedResult> {
   if (subject.benchCase.process !== reference.benchCase.process) {
     throw new Error(`${comparison.id}: a comparison takes two cases of one process`);

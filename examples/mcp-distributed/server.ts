@@ -34,6 +34,7 @@ server.registerTool(
 
 // the agent ends stdin to stop this process: hand the last spans over first
 process.stdin.on('end', () => {
-  telemetry.shutdown().finally(() => process.exit(0));
+  // shutdown() never rejects: a failed export is one stderr line
+  void telemetry.shutdown().finally(() => process.exit(0));
 });
 await server.connect(new StdioServerTransport());

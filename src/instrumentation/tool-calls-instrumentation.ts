@@ -25,8 +25,8 @@ import type { PatchContext } from './patch-context.js';
 import type { ToolCallsInstrumentationConfig } from './types.js';
 
 /**
- * An OpenTelemetry instrumentation that observes the tool calls of the AI SDK, the MCP SDK,
- * LangChain.js and the OpenAI Agents SDK as they load, through the same adapters as the wrapped
+ * An OpenTelemetry instrumentation that observes, as they load, the tool calls of every framework
+ * that docs/zero-code.md lists (each adapter's but Mastra's), through the same adapters as the wrapped
  * path (`wrapTools`, `instrumentServer`, `instrumentClient`): the same `execute_tool` spans and
  * metrics, with no change to the app's code. What an adapter already observes is left alone.
  *

@@ -23,9 +23,7 @@ export interface InvokedCall {
  * are made by functions that never throw: made late, they change only when `toolContext`'s fields
  * are read (docs/listener-api.md).
  *
- * One is made per call: its fields are assigned in the constructor, not defined as ES2022 class
- * fields are (tsconfig.json `useDefineForClassFields: false`). On Node 20, defining them made a
- * wrapped async call about 25 ns dearer (BENCHMARKS.md).
+ * One is made per call: its fields are assigned, not defined (docs/decisions.md, "The invocation's fields").
  */
 export class Invocation<Context, Call extends InvokedCall = InvokedCall> {
   private completed = false;
@@ -43,8 +41,7 @@ export class Invocation<Context, Call extends InvokedCall = InvokedCall> {
   /**
    * The invocation of `call`, after `beforeCall` when `withBeforeCall` and the listener has one
    * (outside the guarded block: a throwing `beforeCall` keeps the tool from running). Made after
-   * it, with every field at its final value: an invocation written again once made (its context
-   * set by `beforeCall`) made 10,000 calls in flight a few percent dearer to collect.
+   * it, with every field at its final value (docs/decisions.md, "The invocation made once").
    */
   static start<Context, Call extends InvokedCall>(
     listener: ToolCallListener<Context>,

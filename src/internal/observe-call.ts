@@ -77,8 +77,7 @@ export function observeCallNeeding<Output, Reported, Context>(
   return observeResult(call, invocation, result);
 }
 
-// Closures are made in functions of their own (here and below): V8 allocates a function's closure
-// context on entry, so a closure in a branch would cost every call, the ones that skip it too.
+// Closures in functions of their own, here and below (docs/decisions.md, "Closures in functions of their own").
 
 /** `call.run` as a function, for `runInContext`. */
 function runOf<Output>(call: ObservedCall<Output, unknown>): () => Output {
@@ -101,10 +100,7 @@ function observeResult<Output, Reported, Context>(
   return settled(call, invocation, result as Awaited<Output>) as Observed<Output, Reported>;
 }
 
-/**
- * The two reactions are bound functions of the invocation, not closures: a call in flight keeps
- * them alive, and two bound functions weigh about half what two closures and their context do.
- */
+/** The two reactions are the invocation's bound methods, not closures (docs/decisions.md). */
 function observeSettlement<Output, Reported, Context>(
   invocation: CallInvocation<Output, Reported, Context>,
   result: PromiseLike<Awaited<Output>>,
@@ -117,8 +113,7 @@ function observeSettlement<Output, Reported, Context>(
 
 type AnyCallInvocation = CallInvocation<unknown, unknown, unknown>;
 
-// Methods, not named functions: tsx (esbuild's keepNames) redefines a named function's `name`, which
-// takes `bind` off its fast path (a µs a call); a method's name is its key, and is left alone.
+// methods, not named functions: `bind` stays on its fast path under tsx (docs/decisions.md)
 const reactions = {
   settled(this: AnyCallInvocation, value: unknown): unknown {
     return settled(this.call, this, value);

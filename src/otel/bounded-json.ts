@@ -233,10 +233,7 @@ export function boundedJson(value: unknown, maxLength: number): string {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON escapes
 const NOTHING_TO_ESCAPE = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
 
-/**
- * `JSON.stringify(text)`. Most captured strings have nothing to escape; for them, a check by the
- * regular expression engine costs about a third of what the native serializer's escaping does.
- */
+/** `JSON.stringify(text)`, cheaper for the many strings with nothing to escape (docs/decisions.md). */
 export function quote(text: string): string {
   return NOTHING_TO_ESCAPE.test(text) ? `"${text}"` : JSON.stringify(text);
 }
@@ -313,8 +310,8 @@ function plainRecordHead(element: object, room: number): Head | undefined {
 
 /**
  * The JSON length of a primitive, undefined for an object, or -1 for one to be written on its own
- * (not by the native call): one JSON cannot take, one longer than the room, and a long string,
- * which `quote` escapes for about a third of what the native serializer costs.
+ * (not by the native call): one JSON cannot take, one longer than the room, and a long string
+ * (`quote` escapes it for less: docs/decisions.md).
  */
 function primitiveSize(value: unknown, room: number): number | undefined {
   switch (typeof value) {

@@ -77,8 +77,7 @@ export type OuterToolCall =
 
 // The open call is kept on its span, under a registered symbol: the package loaded twice (its ESM
 // and its CommonJS build, or two versions) still sees its own spans as its own, and counts a call
-// once. A property, not a WeakMap: a WeakMap entry per call is dear to set and to collect (with
-// 10,000 calls in flight, the collector walks every entry).
+// once. A property, not a WeakMap: docs/decisions.md, "The open call kept on its span".
 type SpanWithCall = Span & { [OPEN_CALL]?: OpenToolCall | undefined };
 
 /** Registers the span of a call in flight, so that a call nested in it can join it. */

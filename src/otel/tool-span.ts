@@ -47,9 +47,7 @@ export function executeToolAttributes(
       [ATTR_GEN_AI_TOOL_TYPE]: toolType,
     };
   } else {
-    // copied by Object.assign, then extended: on Node 20 a spread copy (`{ ...extra, [key]: value }`)
-    // that gains a key afterwards costs about 4–6 µs, Object.assign's about 0.1 µs (extra's keys are
-    // bounded-text.ts's own, so assigning them is defining them)
+    // Object.assign, not a spread: docs/decisions.md, "Span attributes copied by Object.assign"
     attributes = Object.assign({}, extra);
     attributes[ATTR_GEN_AI_OPERATION_NAME] = GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL;
     attributes[ATTR_GEN_AI_TOOL_NAME] = name;

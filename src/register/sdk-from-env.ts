@@ -1,3 +1,9 @@
+/*
+ * FORK of upstream code, kept in step by test/register/sdk-parity.test.ts.
+ * Mirrors the `OTEL_*` readers of `@opentelemetry/sdk-node` 0.223.0 (SDK 2.12 line:
+ * `build/src/utils.js`, `build/src/create-from-env.js`) and 0.301.0 (SDK 3.1 line: `dist/utils.mjs`,
+ * `dist/create-from-env.mjs`): exporters, samplers, propagators, span limits, batch variables.
+ */
 import { diag, type TextMapPropagator } from '@opentelemetry/api';
 import type * as Core from '@opentelemetry/core';
 import type * as SdkMetrics from '@opentelemetry/sdk-metrics';
@@ -179,11 +185,30 @@ export function batchSpanProcessorFromEnv(
   return new BatchSpanProcessor({
     exporter,
     selfObsMeterProvider,
+    ...batchSpanOptionsFromEnv(load),
+  } as ConstructorParameters<typeof SdkTrace.BatchSpanProcessor>[0]);
+}
+
+/** The batch span processor's options a variable sets. */
+export interface BatchSpanOptions {
+  readonly maxQueueSize?: number;
+  readonly scheduledDelayMillis?: number;
+  readonly exportTimeoutMillis?: number;
+  readonly maxExportBatchSize?: number;
+}
+
+/**
+ * The `OTEL_BSP_*` variables, as NodeSDK reads them (a value not over 0 is the default, with a
+ * warning): the one reading of them, for register and `startToolCallTelemetry` (sdk-trace's
+ * processor does not read them itself).
+ */
+export function batchSpanOptionsFromEnv(load: LoadPackage): BatchSpanOptions {
+  return {
     maxQueueSize: positiveNumberFromEnv(load, 'OTEL_BSP_MAX_QUEUE_SIZE'),
     scheduledDelayMillis: positiveNumberFromEnv(load, 'OTEL_BSP_SCHEDULE_DELAY'),
     exportTimeoutMillis: positiveNumberFromEnv(load, 'OTEL_BSP_EXPORT_TIMEOUT'),
     maxExportBatchSize: positiveNumberFromEnv(load, 'OTEL_BSP_MAX_EXPORT_BATCH_SIZE'),
-  } as ConstructorParameters<typeof SdkTrace.BatchSpanProcessor>[0]);
+  };
 }
 
 /**

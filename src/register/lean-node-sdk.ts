@@ -1,3 +1,9 @@
+/*
+ * FORK of upstream code, kept in step by test/register/sdk-parity.test.ts.
+ * Mirrors `NodeSDK` (constructor, `start()`, `shutdown()`) and its resource detector choice of
+ * `@opentelemetry/sdk-node` 0.223.0 (SDK 2.12 line: `build/src/sdk.js`, `build/src/utils.js`) and
+ * 0.301.0 (SDK 3.1 line: `dist/sdk.mjs`, `dist/utils.mjs`) where the two differ (`sdkLine`).
+ */
 import { type ContextManager, context, DiagConsoleLogger, diag, metrics, propagation, trace } from '@opentelemetry/api';
 import type * as ContextAsyncHooks from '@opentelemetry/context-async-hooks';
 import type { Instrumentation } from '@opentelemetry/instrumentation';

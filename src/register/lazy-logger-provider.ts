@@ -1,3 +1,9 @@
+/*
+ * FORK of upstream code, kept in step by test/register/sdk-parity.test.ts.
+ * Mirrors `configureLoggerProviderFromEnv` and the logger provider of `NodeSDK.start()` of
+ * `@opentelemetry/sdk-node` 0.223.0 (SDK 2.12 line: `build/src/sdk.js`, `build/src/utils.js`) and
+ * 0.301.0 (SDK 3.1 line: `dist/sdk.mjs`, `dist/utils.mjs`).
+ */
 import { diag } from '@opentelemetry/api';
 import type { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { envReaders, type LoadPackage, positiveNumberFromEnv, sdkLine } from './sdk-from-env.js';

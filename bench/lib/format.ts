@@ -1,0 +1,247 @@
+import { type Band, band } from './band.js';
+import type { PairedResult } from './paired.js';
+import type { PeersStatus } from './peers.js';
+import type { AllocationReportRow, ReportRow } from './rows.js';
+import type { StartupResult } from './startup.js';
+import type { InFlightResult, McpRoundTripResult, MemoryResult, SharedTimesResult, Target } from './targets.js';
+
+/** The report as text: markdown tables and lines, printed and pasted into BENCHMARKS.md. */
+
+const MB = 1024 * 1024;
+
+export function formatInFlight(result: InFlightResult): string {
+  const measured = band(result.ratios, 1);
+  return (
+    `Memory per call in flight (${result.inFlight.toLocaleString('en-US')} async calls in flight, real SDK, heap after full collections, ${result.pairs} pairs): ` +
+    `listener ${Math.round(result.listenerBytesPerCall).toLocaleString('en-US')} B, floor ${Math.round(result.floorBytesPerCall).toLocaleString('en-US')} B; ` +
+    `× floor ${measured.median.toFixed(2)} (95 % interval ${measured.low.toFixed(2)}–${measured.high.toFixed(2)})`
+  );
+}
+
+export function formatMcpRoundTrip(result: McpRoundTripResult): string {
+  const alone = band(result.ratios, 1.05);
+  const atAll = band(result.noSdkRatios, 1.05);
+  const interval = (b: Band) => `${b.median.toFixed(2)} (95 % interval ${b.low.toFixed(2)}–${b.high.toFixed(2)})`;
+  return [
+    `MCP tools/call round trip over stdio (CPU of client + server per call, ${result.pairs} triples of ${result.callsPerBatch} calls):`,
+    `  bare server, no SDK in it        ${ns(result.noSdkNs)}`,
+    `  bare client and server, SDK      ${ns(result.sdkNs)}`,
+    `  client and server observed       ${ns(result.observedNs)}`,
+    `  observed × bare with the SDK (this package alone): ${interval(alone)}`,
+    `  observed × bare server without the SDK (tracing at all): ${interval(atAll)}`,
+  ].join('\n');
+}
+
+/**
+ * The startup group as markdown tables: this Node's in full, then each other runtime's ratios side
+ * by side (× bare, CPU / peak RSS).
+ */
+export function formatStartup(startup: StartupResult): string {
+  const [first, ...others] = startup.runtimes;
+  if (!first) return 'Startup: no runtime measured';
+  const header = ['case', 'what runs', 'CPU (median)', '× bare', 'peak RSS (median)', '× bare'];
+  const lines = first.rows.map((row) => [
+    row.id,
+    row.label,
+    `${Math.round(row.cpuMs)} ms`,
+    times(row.cpuVsBare),
+    `${row.peakRssMb.toFixed(1)} MB`,
+    times(row.rssVsBare),
+  ]);
+  const sections = [
+    `Startup on Node ${first.runtime.version} (whole process, /usr/bin/time, ${startup.rounds} rounds of every case in rotating order; × bare: median of the per-round ratios)`,
+    markdownTable(header, lines, new Set([2, 3, 4, 5])),
+  ];
+  if (others.length > 0) {
+    const byRuntime = others.map(({ rows }) => new Map(rows.map((row) => [row.id, row])));
+    const otherLines = first.rows.map((row) => [
+      row.id,
+      ...byRuntime.map((rows) => {
+        const other = rows.get(row.id);
+        return other
+          ? `${Math.round(other.cpuMs)} ms ${times(other.cpuVsBare)} / ${other.peakRssMb.toFixed(1)} MB ${times(other.rssVsBare)}`
+          : '–';
+      }),
+    ]);
+    sections.push(
+      `\nStartup on the other runtimes (${startup.rounds} rounds each; CPU × bare / peak RSS × bare, medians)`,
+      markdownTable(
+        ['case', ...others.map(({ runtime }) => `Node ${runtime.version}`)],
+        otherLines,
+        new Set(others.map((_, k) => k + 1)),
+      ),
+    );
+  }
+  return sections.join('\n');
+}
+
+function ns(value: number): string {
+  if (!Number.isFinite(value)) return '–';
+  return value >= 10_000 ? `${(value / 1000).toFixed(1)} µs` : `${Math.round(value)} ns`;
+}
+
+function times(value: number | null): string {
+  return value === null || !Number.isFinite(value) ? '–' : `${value.toFixed(2)}×`;
+}
+
+function signedNs(value: number): string {
+  if (!Number.isFinite(value)) return '–';
+  return `${value >= 0 ? '+' : '−'}${ns(Math.abs(value))}`;
+}
+
+/** A markdown table; the `numeric` columns are right-aligned. */
+function markdownTable(header: readonly string[], lines: readonly string[][], numeric: ReadonlySet<number>): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => (line[i] as string).length)));
+  const format = (cells: readonly string[]) =>
+    `| ${cells.map((cell, i) => (numeric.has(i) ? cell.padStart(widths[i] as number) : cell.padEnd(widths[i] as number))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (numeric.has(i) ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
+  return [format(header), rule, ...lines.map(format)].join('\n');
+}
+
+/** The results as one markdown table (printed, and pasted into BENCHMARKS.md). */
+export function formatTable(rows: readonly ReportRow[]): string {
+  const header = [
+    'group',
+    'process',
+    'case',
+    'tool',
+    'in flight',
+    'CPU/call',
+    '× bare',
+    'over bare',
+    '× floor',
+    'wall/call',
+  ];
+  const lines = rows.map((r) => [
+    r.group,
+    r.process,
+    r.label,
+    r.tool,
+    r.inFlight.toLocaleString('en-US'),
+    ns(r.nsPerCall),
+    r.kind === 'bare' ? '1.00×' : times(r.vsBare),
+    r.kind === 'bare' ? '' : signedNs(r.overBareNs),
+    times(r.vsFloor),
+    ns(r.wallNsPerCall),
+  ]);
+  return markdownTable(header, lines, new Set([4, 5, 6, 7, 8, 9]));
+}
+
+function bytes(value: number): string {
+  if (!Number.isFinite(value)) return '–';
+  return `${Math.round(value).toLocaleString('en-US')} B`;
+}
+
+export function formatAllocations(rows: readonly AllocationReportRow[]): string {
+  const header = ['process', 'case', 'tool', 'bytes/call', 'over bare', 'windows (kept / discarded)'];
+  const lines = rows.map((r) => [
+    r.process,
+    r.label,
+    r.tool,
+    bytes(r.bytesPerCall),
+    r.kind === 'bare' ? '' : `${r.overBareBytes >= 0 ? '+' : '−'}${bytes(Math.abs(r.overBareBytes))}`,
+    `${r.windows.length} / ${r.discarded} of ${r.callsPerWindow.toLocaleString('en-US')} calls`,
+  ]);
+  return markdownTable(header, lines, new Set([3, 4]));
+}
+
+export function formatPeers(status: PeersStatus, spansByScope: Record<string, number> | undefined): string {
+  if (status.status === 'skipped') return `Peers: SKIPPED (${status.reason})`;
+  const versions = Object.entries(status.versions)
+    .map(([name, version]) => `${name} ${version}`)
+    .join(', ');
+  const spans = Object.entries(spansByScope ?? {})
+    .map(([scope, count]) => `${scope} ${count.toLocaleString('en-US')}`)
+    .join(', ');
+  return `Peers (bench/peers, one @opentelemetry/api with the SDK): ${versions}\n  spans exported by scope in the peers process: ${spans || 'none'}`;
+}
+
+export function formatSharedTimes(result: SharedTimesResult): string {
+  return [
+    'Span and histogram share start and end times (one call each, real SDK, in-memory exporters):',
+    ...result.checks.map(
+      (check) =>
+        `  ${check.tool}: span ${check.spanDurationNs} ns, histogram sample ${check.histogramSumNs.toFixed(3)} ns, ` +
+        `difference ${check.differenceNs.toFixed(3)} ns (≤ ${result.toleranceNs} ns: ${check.met ? 'met' : 'MISSED'})`,
+    ),
+  ].join('\n');
+}
+
+export function formatMemory(memory: MemoryResult): string {
+  const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
+  const { caller } = memory;
+  return [
+    `Exporter down: ${memory.calls.toLocaleString('en-US')} calls (${memory.inFlight} in flight) through the ` +
+      `OpenTelemetry listener on startToolCallTelemetry(), OTLP/HTTP to a closed port, in ${(memory.elapsedMs / 1000).toFixed(1)} s`,
+    `  heap after forced GC: ${mb(memory.heapBeforeBytes)} before, ${mb(memory.heapAfterBytes)} after ` +
+      `(${memory.heapGrowthBytes >= 0 ? '+' : '−'}${mb(Math.abs(memory.heapGrowthBytes))}); ` +
+      `largest sample during the run ${mb(Math.max(...memory.heapSamples.map((s) => s.heapUsed)))}; peak RSS ${mb(memory.peakRssBytes)}`,
+    `  caller saw: ${caller.rejected} rejections, ${caller.wrongResults} wrong results, ` +
+      `${caller.unhandledRejections} unhandled rejections, ${caller.uncaughtExceptions} uncaught exceptions; ` +
+      `the SDK logged ${memory.diagLogged.error} errors and ${memory.diagLogged.warn} warnings through diag; ` +
+      `shutdown ${memory.shutdown} in ${(memory.shutdownMs / 1000).toFixed(1)} s`,
+  ].join('\n');
+}
+
+/** The paired comparisons the targets are judged on, as a markdown table. */
+export function formatPaired(paired: readonly PairedResult[]): string {
+  const header = [
+    'comparison (subject vs reference)',
+    'pairs',
+    '× (median)',
+    'quartiles',
+    'over (median)',
+    'subject',
+    'reference',
+  ];
+  const lines = paired.map((p) => [
+    p.id,
+    String(p.pairs),
+    times(p.ratio),
+    `${times(p.ratioQuartiles[0])} – ${times(p.ratioQuartiles[1])}`,
+    signedNs(p.overNs),
+    ns(p.subjectNs),
+    ns(p.referenceNs),
+  ]);
+  const table = markdownTable(header, lines, new Set([1, 2, 3, 4, 5, 6]));
+  return [
+    "Paired comparisons (alternating batches of the two cases, CPU time): the targets are judged on these; the peers' are for reading",
+    table,
+  ].join('\n');
+}
+
+export function formatTargets(targets: readonly Target[]): string {
+  const value = (t: Target) => {
+    switch (t.unit) {
+      case 'x':
+        return `${t.value.toFixed(2)}×`;
+      case 'ns':
+        return Math.abs(t.value) < 10 ? `${t.value.toFixed(1)} ns` : `${Math.round(t.value)} ns`;
+      case 'MB':
+        return `${t.value.toFixed(1)} MB`;
+      case 'errors':
+        return `${t.value} errors`;
+    }
+  };
+  const bound = (t: Target, v: number) =>
+    t.unit === 'ns' ? `${Math.abs(v) < 10 ? v.toFixed(1) : Math.round(v)} ns` : `${v.toFixed(2)}×`;
+  const interval = (t: Target) =>
+    t.band === undefined
+      ? ''
+      : ` (95 % interval ${bound(t, t.band.low)} – ${bound(t, t.band.high)}, ${t.band.samples} ${t.pooledOver ?? 'pairs'})`;
+  return targets.map((t) => `  ${t.verdict.padEnd(6)}  ${t.description}: ${value(t)}${interval(t)}`).join('\n');
+}
+
+/** The values each band target was judged on: each process's median, each round's or pair's ratio. */
+export function formatPooledValues(targets: readonly Target[]): string {
+  const value = (t: Target, v: number) => (t.unit === 'ns' ? `${Math.round(v)}` : v.toFixed(3));
+  const lines = targets
+    .filter((t) => t.pooledOver === 'processes')
+    .map(
+      (t) =>
+        `  ${t.id.padEnd(26)} ${(t.pooled ?? []).map((v) => value(t, v)).join('  ')}${t.unit === 'ns' ? ' ns' : ''}`,
+    );
+  return ["The per-call targets' values in each process (each the median of that process's pairs):", ...lines].join(
+    '\n',
+  );
+}
