@@ -1,10 +1,10 @@
 import { InstrumentationNodeModuleDefinition, isWrapped } from '@opentelemetry/instrumentation';
-import type { AgentsSdk } from '../adapters/openai-agents/observe-sdk-failure.js';
-import { observedTool as standInTool } from '../adapters/openai-agents/observed-tool.js';
-import { isObserved } from '../internal/observed-marker.js';
-import { declaredRange, noticeUnsupported, type SupportedVersions } from '../internal/version-range.js';
-import type { ToolCallListener } from '../tool-call-listener.js';
-import { guarded, type PatchContext } from './patch-context.js';
+import { guarded, type PatchContext } from '../../instrumentation/patch-context.js';
+import { isObserved } from '../../internal/observed-marker.js';
+import { declaredRange, noticeUnsupported, type SupportedVersions } from '../../internal/version-range.js';
+import type { ToolCallListener } from '../../tool-call-listener.js';
+import type { AgentsSdk } from './observe-sdk-failure.js';
+import { observedTool as standInTool } from './observed-tool.js';
 
 /** `@openai/agents` (and `@openai/agents-core`, its classes) from 0.20, as the OpenAI Agents adapter. */
 export const OPENAI_AGENTS_VERSIONS: SupportedVersions = { from: '0.20.0', belowMajor: 1 };

@@ -4,13 +4,13 @@ import {
   InstrumentationNodeModuleFile,
   isWrapped,
 } from '@opentelemetry/instrumentation';
-import { observedTool } from '../adapters/langchain/observed-tool.js';
-import { observingRejection } from '../adapters/langchain/rejected-input.js';
-import type { LoadToolMessage } from '../adapters/langchain/tool-message.js';
-import { isObserved } from '../internal/observed-marker.js';
-import { declaredRange, noticeUnsupported, type SupportedVersions } from '../internal/version-range.js';
-import type { ToolCallListener } from '../tool-call-listener.js';
-import { guarded, type PatchContext } from './patch-context.js';
+import { guarded, type PatchContext } from '../../instrumentation/patch-context.js';
+import { isObserved } from '../../internal/observed-marker.js';
+import { declaredRange, noticeUnsupported, type SupportedVersions } from '../../internal/version-range.js';
+import type { ToolCallListener } from '../../tool-call-listener.js';
+import { observedTool } from './observed-tool.js';
+import { observingRejection } from './rejected-input.js';
+import type { LoadToolMessage } from './tool-message.js';
 
 /** `@langchain/core` 1.x, as the LangChain adapter. */
 export const LANGCHAIN_VERSIONS: SupportedVersions = { from: '1.0.0', belowMajor: 2 };
