@@ -6,12 +6,10 @@ import {
 import { guarded, type PatchContext } from '../../instrumentation/patch-context.js';
 import { forwardingObject } from '../../internal/forwarding-object.js';
 import { isObserved } from '../../internal/observed-marker.js';
-import { declaredRange, noticeUnsupported, type SupportedVersions } from '../../internal/version-range.js';
+import { declaredRange, noticeUnsupported } from '../../internal/version-range.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
+import { ANTHROPIC_SDK_VERSIONS } from './manifest.js';
 import { isRunnableTool, observedTool, type ToolErrorOf } from './observed-tool.js';
-
-/** `@anthropic-ai/sdk` from 1.15 (its tool runner's own `execute_tool` span), as the Anthropic adapter. */
-export const ANTHROPIC_SDK_VERSIONS: SupportedVersions = { from: '1.15.0', belowMajor: 2 };
 
 const NAME = '@anthropic-ai/sdk';
 type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;

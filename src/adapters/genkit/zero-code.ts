@@ -5,13 +5,11 @@ import {
 } from '@opentelemetry/instrumentation';
 import { guarded, type PatchContext } from '../../instrumentation/patch-context.js';
 import { forwardingObject } from '../../internal/forwarding-object.js';
-import { declaredRange, noticeUnsupported, type SupportedVersions } from '../../internal/version-range.js';
+import { declaredRange, noticeUnsupported } from '../../internal/version-range.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
+import { GENKIT_VERSIONS } from './manifest.js';
 // framework-free: the adapter's tool hook, which loads nothing of Genkit
 import { observingToolHook, type ToolHook } from './observed-tool-request.js';
-
-/** `@genkit-ai/ai` from 1.42 (generate middleware with a `tool` hook), as the Genkit adapter. */
-export const GENKIT_VERSIONS: SupportedVersions = { from: '1.42.0', belowMajor: 2 };
 
 const NAME = '@genkit-ai/ai';
 const FILES = ['lib/genkit-ai.js', 'lib/genkit-ai.mjs'];

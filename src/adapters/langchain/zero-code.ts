@@ -6,14 +6,12 @@ import {
 } from '@opentelemetry/instrumentation';
 import { guarded, type PatchContext } from '../../instrumentation/patch-context.js';
 import { isObserved } from '../../internal/observed-marker.js';
-import { declaredRange, noticeUnsupported, type SupportedVersions } from '../../internal/version-range.js';
+import { declaredRange, noticeUnsupported } from '../../internal/version-range.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
+import { LANGCHAIN_VERSIONS } from './manifest.js';
 import { observedTool } from './observed-tool.js';
 import { observingRejection } from './rejected-input.js';
 import type { LoadToolMessage } from './tool-message.js';
-
-/** `@langchain/core` 1.x, as the LangChain adapter. */
-export const LANGCHAIN_VERSIONS: SupportedVersions = { from: '1.0.0', belowMajor: 2 };
 
 const NAME = '@langchain/core';
 const FILES = ['dist/tools/index.cjs', 'dist/tools/index.js'];

@@ -1,13 +1,11 @@
 import { InstrumentationNodeModuleDefinition, isWrapped } from '@opentelemetry/instrumentation';
 import { guarded, type PatchContext } from '../../instrumentation/patch-context.js';
 import { isObserved } from '../../internal/observed-marker.js';
-import { declaredRange, noticeUnsupported, type SupportedVersions } from '../../internal/version-range.js';
+import { declaredRange, noticeUnsupported } from '../../internal/version-range.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
+import { OPENAI_AGENTS_VERSIONS } from './manifest.js';
 import type { AgentsSdk } from './observe-sdk-failure.js';
 import { observedTool as standInTool } from './observed-tool.js';
-
-/** `@openai/agents` (and `@openai/agents-core`, its classes) from 0.20, as the OpenAI Agents adapter. */
-export const OPENAI_AGENTS_VERSIONS: SupportedVersions = { from: '0.20.0', belowMajor: 1 };
 
 const NAMES = ['@openai/agents', '@openai/agents-core'];
 type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
