@@ -6,21 +6,21 @@ import {
   isWrapped,
   type ShimWrapped,
 } from '@opentelemetry/instrumentation';
+import { aiSdkModules } from '../adapters/ai-sdk/zero-code.js';
+import { anthropicModules } from '../adapters/anthropic/zero-code.js';
+import { claudeAgentSdkModules } from '../adapters/claude-agent-sdk/zero-code.js';
+import { genkitModules } from '../adapters/genkit/zero-code.js';
+import { googleAdkModules } from '../adapters/google-adk/zero-code.js';
+import { langchainModules } from '../adapters/langchain/zero-code.js';
+import { llamaindexModules } from '../adapters/llamaindex/zero-code.js';
+import { mcpModules } from '../adapters/mcp/zero-code.js';
+import { openaiAgentsModules } from '../adapters/openai-agents/zero-code.js';
 import { assertSupportedVersion } from '../internal/optional-package.js';
 import { OpenTelemetryToolCallListener } from '../otel/opentelemetry-tool-call-listener.js';
 import type { ToolCallListener } from '../tool-call-listener.js';
 import { VERSION } from '../version.js';
-import { aiSdkModules } from './ai-sdk.js';
-import { anthropicModules } from './anthropic.js';
-import { claudeAgentSdkModules } from './claude-agent-sdk.js';
 import { CommonJsSubpathHooks } from './commonjs-subpaths.js';
 import { hookFrameworkModulesOnce } from './esm-loader-hook.js';
-import { genkitModules } from './genkit.js';
-import { googleAdkModules } from './google-adk.js';
-import { langchainModules } from './langchain.js';
-import { llamaindexModules } from './llamaindex.js';
-import { mcpModules } from './mcp.js';
-import { openaiAgentsModules } from './openai-agents.js';
 import type { PatchContext } from './patch-context.js';
 import type { ToolCallsInstrumentationConfig } from './types.js';
 

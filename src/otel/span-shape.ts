@@ -4,6 +4,7 @@ import type { RemoteCallError } from '../remote-call.js';
 import type { ToolCallInfo } from '../tool-call-listener.js';
 import { boundedAttribute } from './bounded-text.js';
 import { errorMessageOf, errorTypeOf } from './error-type.js';
+import { mcpSpanName } from './mcp-methods.js';
 import { ATTR_JSONRPC_REQUEST_ID, ATTR_RPC_RESPONSE_STATUS_CODE } from './semconv.js';
 import { executeToolSpanName } from './tool-span.js';
 
@@ -37,7 +38,7 @@ export function spanShape(toolName: string, call: ToolCallInfo): SpanShape {
   const attributes: Attributes = {};
   if (remote.requestId !== undefined) attributes[ATTR_JSONRPC_REQUEST_ID] = remote.requestId;
   return {
-    name: `${remote.operation} ${toolName}`,
+    name: mcpSpanName(remote.operation, toolName),
     kind: remote.side === 'client' ? SpanKind.CLIENT : SpanKind.SERVER,
     attributes,
     links: remote.links,

@@ -1,8 +1,7 @@
 import type { ToolExecutionOptions, ToolSet } from 'ai';
-import { forwardingObject } from '../../internal/forwarding-object.js';
 import { observeCall } from '../../internal/observe-call.js';
 import { markObserved } from '../../internal/observed-marker.js';
-import { assertListener, describe } from '../../internal/validate.js';
+import { wrapRecordOfTools } from '../../internal/record-of-tools.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import type { ToolDefinition, ToolMetadata } from '../../tool-callback.js';
 import { FRAMEWORK_AI_SDK } from '../frameworks.js';
@@ -35,30 +34,10 @@ export function wrapTools<TOOLS extends ToolSet, Context = unknown>(
   tools: TOOLS,
   listener: ToolCallListener<Context>,
 ): TOOLS {
-  if (tools === null || typeof tools !== 'object' || Array.isArray(tools)) {
-    throw new TypeError(`wrapTools: \`tools\` must be a record of AI SDK tools, got ${describe(tools)}`);
-  }
-  assertListener(listener, 'wrapTools');
-  const wrapped: Record<string, unknown> = {};
-  for (const [name, tool] of Object.entries(tools)) {
-    if (tool === null || typeof tool !== 'object') {
-      throw new TypeError(`wrapTools: \`tools.${name}\` must be an AI SDK tool object, got ${describe(tool)}`);
-    }
-    const execute: unknown = tool.execute;
-    if (execute === undefined || execute === null) {
-      wrapped[name] = tool;
-      continue;
-    }
-    if (typeof execute !== 'function') {
-      throw new TypeError(
-        `wrapTools: \`tools.${name}.execute\` must be a function when present, got ${describe(execute)}`,
-      );
-    }
-    // a stand-in, not `{ ...tool }`: a spread keeps own enumerable properties only, and is not the tool
-    const observed = listenedExecute(name, tool, execute as Execute, listener);
-    wrapped[name] = forwardingObject(tool, new Map([['execute', observed]]));
-  }
-  return wrapped as TOOLS;
+  const names = { record: 'a record of AI SDK tools', tool: 'an AI SDK tool object' };
+  return wrapRecordOfTools(tools, listener, names, (name, tool, execute) =>
+    listenedExecute(name, tool as ToolSet[string], execute as Execute, listener),
+  ) as TOOLS;
 }
 
 function listenedExecute<Context>(

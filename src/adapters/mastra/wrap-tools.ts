@@ -1,8 +1,7 @@
 import type { ToolsInput } from '@mastra/core/agent';
-import { forwardingObject } from '../../internal/forwarding-object.js';
 import { observeCall } from '../../internal/observe-call.js';
 import { markObserved } from '../../internal/observed-marker.js';
-import { assertListener, describe } from '../../internal/validate.js';
+import { wrapRecordOfTools } from '../../internal/record-of-tools.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import type { ToolDefinition, ToolMetadata } from '../../tool-callback.js';
 import { FRAMEWORK_MASTRA } from '../frameworks.js';
@@ -37,30 +36,10 @@ export function wrapTools<TOOLS extends ToolsInput, Context = unknown>(
   tools: TOOLS,
   listener: ToolCallListener<Context>,
 ): TOOLS {
-  if (tools === null || typeof tools !== 'object' || Array.isArray(tools)) {
-    throw new TypeError(`wrapTools: \`tools\` must be a record of Mastra tools, got ${describe(tools)}`);
-  }
-  assertListener(listener, 'wrapTools');
-  const wrapped: Record<string, unknown> = {};
-  for (const [name, tool] of Object.entries(tools)) {
-    if (tool === null || typeof tool !== 'object') {
-      throw new TypeError(`wrapTools: \`tools.${name}\` must be a Mastra tool, got ${describe(tool)}`);
-    }
-    const execute: unknown = (tool as { execute?: unknown }).execute;
-    if (execute === undefined || execute === null) {
-      // a provider-defined tool (the model's provider runs it) or a client tool: nothing runs here
-      wrapped[name] = tool;
-      continue;
-    }
-    if (typeof execute !== 'function') {
-      throw new TypeError(
-        `wrapTools: \`tools.${name}.execute\` must be a function when present, got ${describe(execute)}`,
-      );
-    }
-    const observed = observedExecute(name, tool, execute as Execute, listener as ToolCallListener<unknown>);
-    wrapped[name] = forwardingObject(tool, new Map([['execute', observed]]));
-  }
-  return wrapped as TOOLS;
+  const names = { record: 'a record of Mastra tools', tool: 'a Mastra tool' };
+  return wrapRecordOfTools(tools, listener, names, (name, tool, execute) =>
+    observedExecute(name, tool, execute as Execute, listener as ToolCallListener<unknown>),
+  ) as TOOLS;
 }
 
 function observedExecute(

@@ -1,3 +1,5 @@
+import { wrapRequestHandler } from './server-seam.js';
+
 /*
  * The protocol version an `initialize` exchange settled on, for the side that does not keep it: a
  * 1.x Client keeps it only on a Streamable HTTP transport, a 1.x Server not at all, so over stdio
@@ -27,20 +29,20 @@ export function keepVersionOf(side: object, pending: unknown): void {
   );
 }
 
-type Handler = (this: unknown, ...args: unknown[]) => unknown;
-
-/** Wraps the low-level Server's `initialize` handler (`_requestHandlers`, both lines) to keep the version. */
+/** Wraps the low-level Server's `initialize` handler (both lines) to keep the version. */
 export function watchInitialize(lowLevel: unknown): void {
   try {
-    const handlers = (lowLevel as { _requestHandlers?: unknown } | undefined)?._requestHandlers;
-    if (!(handlers instanceof Map) || lowLevel === null || typeof lowLevel !== 'object') return;
-    const handler = handlers.get('initialize') as Handler | undefined;
-    if (typeof handler !== 'function') return;
-    handlers.set('initialize', function initializeWatched(this: unknown, ...args: unknown[]) {
-      const answer = handler.apply(this, args);
-      keepVersionOf(lowLevel, answer);
-      return answer;
-    });
+    if (lowLevel === null || typeof lowLevel !== 'object') return;
+    wrapRequestHandler(
+      lowLevel,
+      'initialize',
+      (handler) =>
+        function initializeWatched(this: unknown, ...args: unknown[]) {
+          const answer = handler.apply(this, args);
+          keepVersionOf(lowLevel, answer);
+          return answer;
+        },
+    );
   } catch {
     // a Server of another shape: its version stays unknown, as before
   }

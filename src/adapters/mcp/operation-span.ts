@@ -10,6 +10,7 @@ import {
 import { logger } from '../../internal/logger.js';
 import { boundedAttribute } from '../../otel/bounded-text.js';
 import { errorMessageOf, errorTypeOf } from '../../otel/error-type.js';
+import { mcpPromptOf, mcpResourceUriOf, mcpSpanName } from '../../otel/mcp-methods.js';
 import type { OperationTelemetry } from '../../otel/operation-telemetry.js';
 import { type McpSide, recordMcpOperationDuration } from '../../otel/remote-call-metrics.js';
 import {
@@ -70,7 +71,7 @@ export function observeOperation<T>(
   try {
     attributes = operationAttributes(operation);
     span = telemetry.tracer.startSpan(
-      spanName(operation.method, attributes),
+      mcpSpanName(operation.method, attributes[ATTR_GEN_AI_PROMPT_NAME] as string | undefined),
       {
         kind: operation.side === 'client' ? SpanKind.CLIENT : SpanKind.SERVER,
         attributes,
@@ -118,25 +119,12 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
 }
 
-function spanName(method: string, attributes: Record<string, string | number>): string {
-  const prompt = attributes[ATTR_GEN_AI_PROMPT_NAME];
-  return prompt === undefined ? method : `${method} ${prompt}`;
-}
-
 /** The span's attributes as the metric takes them: a prompt the server does not have under one name. */
 function metricAttributes(operation: Operation, attributes: Record<string, string | number>) {
   const prompt = attributes[ATTR_GEN_AI_PROMPT_NAME];
   if (typeof prompt !== 'string' || operation.hasPrompt === undefined || operation.hasPrompt(prompt)) return attributes;
   return { ...attributes, [ATTR_GEN_AI_PROMPT_NAME]: GEN_AI_PROMPT_NAME_VALUE_UNKNOWN };
 }
-
-/** The methods whose params carry the resource's URI (the conventions' list). */
-const WITH_RESOURCE_URI = new Set([
-  'resources/read',
-  'resources/subscribe',
-  'resources/unsubscribe',
-  'notifications/resources/updated',
-]);
 
 function operationAttributes(operation: Operation): Record<string, string | number> {
   const { method, params, requestId } = operation;
@@ -146,11 +134,9 @@ function operationAttributes(operation: Operation): Record<string, string | numb
   }
   if (params !== null && typeof params === 'object') {
     try {
-      if (WITH_RESOURCE_URI.has(method)) {
-        const uri = (params as { uri?: unknown }).uri;
-        if (typeof uri === 'string' && uri.length > 0) attributes[ATTR_MCP_RESOURCE_URI] = boundedAttribute(uri);
-      }
-      const prompt = promptOf(method, params);
+      const uri = mcpResourceUriOf(method, params);
+      if (uri !== undefined) attributes[ATTR_MCP_RESOURCE_URI] = boundedAttribute(uri);
+      const prompt = mcpPromptOf(method, params);
       if (prompt !== undefined) attributes[ATTR_GEN_AI_PROMPT_NAME] = boundedAttribute(prompt);
     } catch {
       // params whose getters throw: the operation is recorded without them
@@ -158,17 +144,6 @@ function operationAttributes(operation: Operation): Record<string, string | numb
   }
   addSessionAttributes(attributes, operation.session);
   return attributes;
-}
-
-/** `prompts/get`'s `name`; a `completion/complete` of a prompt's argument: its `ref.name`. */
-function promptOf(method: string, params: object): string | undefined {
-  let name: unknown;
-  if (method === 'prompts/get') name = (params as { name?: unknown }).name;
-  else if (method === 'completion/complete') {
-    const ref = (params as { ref?: { type?: unknown; name?: unknown } }).ref;
-    if (ref !== null && typeof ref === 'object' && ref.type === 'ref/prompt') name = ref.name;
-  }
-  return typeof name === 'string' && name.length > 0 ? name : undefined;
 }
 
 /** A JSON-RPC error answer by its code (and `rpc.response.status_code`), else the error's own type. */

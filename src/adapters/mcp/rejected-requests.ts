@@ -9,6 +9,7 @@ import { httpPeerOf } from './http-peer.js';
 import { extractTraceContext } from './propagation.js';
 import { rejectedServerCall } from './remote-call.js';
 import { requestFactsOf, requestOfExecutor, requestOfHandler, sessionIdOf } from './server-request.js';
+import { wrapRequestHandler } from './server-seam.js';
 import { settleTaskCall } from './task-tools.js';
 import { mcpToolFailure, reportedResult } from './tool-error.js';
 import { methodNotFound } from './unhandled-requests.js';
@@ -53,27 +54,29 @@ export interface RejectionWatch {
  */
 export function watchRejectedToolCalls(watch: RejectionWatch): void {
   try {
-    const handlers = (watch.lowLevel as { _requestHandlers?: unknown } | undefined)?._requestHandlers;
-    if (!(handlers instanceof Map)) return;
-    const handler = handlers.get('tools/call') as RequestHandler | undefined;
-    if (typeof handler !== 'function' || wrappedHandlers.has(handler)) return;
-    const watched = function toolsCallWatched(this: unknown, request: unknown, extra: unknown): unknown {
-      const answer = handler.call(this, request, extra);
-      if (extra === null || typeof extra !== 'object' || !isThenable(answer)) return answer;
-      return answer.then(
-        (result) =>
-          settleTaskCall(extra, result, false) ??
-          (ranFor.has(extra) ? result : settleRejected(watch, request, extra, result, false)),
-        (error) =>
-          settleTaskCall(extra, error, true) ??
-          (ranFor.has(extra) ? Promise.reject(error) : settleRejected(watch, request, extra, error, true)),
-      );
-    };
-    wrappedHandlers.add(watched);
-    handlers.set('tools/call', watched);
+    wrapRequestHandler(watch.lowLevel, 'tools/call', (handler) =>
+      wrappedHandlers.has(handler) ? undefined : watchedToolsCall(watch, handler as RequestHandler),
+    );
   } catch (error) {
     logger.error('could not watch the tools/call requests McpServer refuses; they are not observed', error);
   }
+}
+
+function watchedToolsCall(watch: RejectionWatch, handler: RequestHandler): RequestHandler {
+  const watched = function toolsCallWatched(this: unknown, request: unknown, extra: unknown): unknown {
+    const answer = handler.call(this, request, extra);
+    if (extra === null || typeof extra !== 'object' || !isThenable(answer)) return answer;
+    return answer.then(
+      (result) =>
+        settleTaskCall(extra, result, false) ??
+        (ranFor.has(extra) ? result : settleRejected(watch, request, extra, result, false)),
+      (error) =>
+        settleTaskCall(extra, error, true) ??
+        (ranFor.has(extra) ? Promise.reject(error) : settleRejected(watch, request, extra, error, true)),
+    );
+  };
+  wrappedHandlers.add(watched);
+  return watched;
 }
 
 function isThenable(value: unknown): value is Promise<unknown> {

@@ -7,6 +7,7 @@ import { httpPeerOf } from './http-peer.js';
 import { observeOperation } from './operation-span.js';
 import { extractTraceContext } from './propagation.js';
 import { requestFactsOf, requestOfExecutor, requestOfHandler, sessionIdOf } from './server-request.js';
+import { notificationHandlersOf, requestHandlersOf } from './server-seam.js';
 import { boundedMethod, methodNotFound } from './unhandled-requests.js';
 
 /*
@@ -35,10 +36,9 @@ export interface OperationsWatch {
 
 /** Wraps the request and notification handlers of the low-level Server, now and as they are set. */
 export function watchOperations(watch: OperationsWatch): void {
-  const lowLevel = watch.lowLevel as { _requestHandlers?: unknown; _notificationHandlers?: unknown } | undefined;
   try {
-    observeHandlers(lowLevel?._requestHandlers, (handler) => observedRequestHandler(watch, handler));
-    observeHandlers(lowLevel?._notificationHandlers, (handler) => observedNotificationHandler(watch, handler));
+    observeHandlers(requestHandlersOf(watch.lowLevel), (handler) => observedRequestHandler(watch, handler));
+    observeHandlers(notificationHandlersOf(watch.lowLevel), (handler) => observedNotificationHandler(watch, handler));
   } catch (error) {
     logger.error('could not watch the MCP operations of this server; they have no spans', error);
   }

@@ -3,15 +3,13 @@ import {
   InstrumentationNodeModuleFile,
   isWrapped,
 } from '@opentelemetry/instrumentation';
-import { isRunnableTool, observedTool, type ToolErrorOf } from '../adapters/anthropic/observed-tool.js';
-import { forwardingObject } from '../internal/forwarding-object.js';
-import { isObserved } from '../internal/observed-marker.js';
-import { declaredRange, noticeUnsupported, type SupportedVersions } from '../internal/version-range.js';
-import type { ToolCallListener } from '../tool-call-listener.js';
-import { guarded, type PatchContext } from './patch-context.js';
-
-/** `@anthropic-ai/sdk` from 1.15 (its tool runner's own `execute_tool` span), as the Anthropic adapter. */
-export const ANTHROPIC_SDK_VERSIONS: SupportedVersions = { from: '1.15.0', belowMajor: 2 };
+import { guarded, type PatchContext } from '../../instrumentation/patch-context.js';
+import { forwardingObject } from '../../internal/forwarding-object.js';
+import { isObserved } from '../../internal/observed-marker.js';
+import { standInCache } from '../../internal/stand-in-cache.js';
+import { declaredRange, noticeUnsupported } from '../../internal/version-range.js';
+import { ANTHROPIC_SDK_VERSIONS } from './manifest.js';
+import { isRunnableTool, observedTool, type ToolErrorOf } from './observed-tool.js';
 
 const NAME = '@anthropic-ai/sdk';
 type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
@@ -29,22 +27,12 @@ type Prototype = Record<string, unknown>;
 export function anthropicModules(context: PatchContext): InstrumentationNodeModuleDefinition[] {
   const { wrap, unwrap, isEnabled, logger } = context;
   let toolError: ToolErrorOf | undefined;
-  const standIns = new WeakMap<ToolCallListener<unknown>, WeakMap<object, unknown>>();
+  const standIns = standInCache<object, unknown>();
 
   const observed = (tool: unknown, makeError: ToolErrorOf): unknown => {
     if (!isRunnableTool(tool) || isObserved(tool.run)) return tool;
     const listener = context.listener();
-    let byTool = standIns.get(listener);
-    if (byTool === undefined) {
-      byTool = new WeakMap();
-      standIns.set(listener, byTool);
-    }
-    let standIn = byTool.get(tool);
-    if (standIn === undefined) {
-      standIn = observedTool(tool, listener, makeError);
-      byTool.set(tool, standIn);
-    }
-    return standIn;
+    return standIns(listener, tool, () => observedTool(tool, listener, makeError));
   };
 
   const observedParams = (params: unknown): unknown => {

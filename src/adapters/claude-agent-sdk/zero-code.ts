@@ -1,17 +1,15 @@
 import { InstrumentationNodeModuleDefinition, isWrapped } from '@opentelemetry/instrumentation';
-import { onQueryEnd } from '../adapters/claude-agent-sdk/query-end.js';
-import { type ToolCallHooks, toolCallHooks } from '../adapters/claude-agent-sdk/tool-call-hooks.js';
-import { instrumentServer } from '../adapters/mcp/instrument-server.js';
-import { forwardingObject } from '../internal/forwarding-object.js';
-import { isObserved } from '../internal/observed-marker.js';
-import { declaredRange, noticeUnsupported, type SupportedVersions } from '../internal/version-range.js';
-import type { ToolCallListener } from '../tool-call-listener.js';
-import { guarded, type PatchContext } from './patch-context.js';
-import { patchableExports } from './patchable-exports.js';
-import { switchableListener } from './switchable-listener.js';
-
-/** `@anthropic-ai/claude-agent-sdk` from 0.3.333 (hooks with `tool_use_id`, the CLI's `claudecode/toolUseId`). */
-export const CLAUDE_AGENT_SDK_VERSIONS: SupportedVersions = { from: '0.3.333', belowMajor: 1 };
+import { guarded, type PatchContext } from '../../instrumentation/patch-context.js';
+import { patchableExports } from '../../instrumentation/patchable-exports.js';
+import { switchableListener } from '../../instrumentation/switchable-listener.js';
+import { forwardingObject } from '../../internal/forwarding-object.js';
+import { isObserved } from '../../internal/observed-marker.js';
+import { declaredRange, noticeUnsupported } from '../../internal/version-range.js';
+import type { ToolCallListener } from '../../tool-call-listener.js';
+import { instrumentServer } from '../mcp/instrument-server.js';
+import { CLAUDE_AGENT_SDK_VERSIONS } from './manifest.js';
+import { onQueryEnd } from './query-end.js';
+import { type ToolCallHooks, toolCallHooks } from './tool-call-hooks.js';
 
 const NAME = '@anthropic-ai/claude-agent-sdk';
 type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;

@@ -4,16 +4,14 @@ import {
   InstrumentationNodeModuleFile,
   isWrapped,
 } from '@opentelemetry/instrumentation';
-import { observedTool } from '../adapters/langchain/observed-tool.js';
-import { observingRejection } from '../adapters/langchain/rejected-input.js';
-import type { LoadToolMessage } from '../adapters/langchain/tool-message.js';
-import { isObserved } from '../internal/observed-marker.js';
-import { declaredRange, noticeUnsupported, type SupportedVersions } from '../internal/version-range.js';
-import type { ToolCallListener } from '../tool-call-listener.js';
-import { guarded, type PatchContext } from './patch-context.js';
-
-/** `@langchain/core` 1.x, as the LangChain adapter. */
-export const LANGCHAIN_VERSIONS: SupportedVersions = { from: '1.0.0', belowMajor: 2 };
+import { guarded, type PatchContext } from '../../instrumentation/patch-context.js';
+import { isObserved } from '../../internal/observed-marker.js';
+import { standInCache } from '../../internal/stand-in-cache.js';
+import { declaredRange, noticeUnsupported } from '../../internal/version-range.js';
+import { LANGCHAIN_VERSIONS } from './manifest.js';
+import { observedTool } from './observed-tool.js';
+import { observingRejection } from './rejected-input.js';
+import type { LoadToolMessage } from './tool-message.js';
 
 const NAME = '@langchain/core';
 const FILES = ['dist/tools/index.cjs', 'dist/tools/index.js'];
@@ -36,23 +34,13 @@ type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
 export function langchainModules(context: PatchContext): InstrumentationNodeModuleDefinition[] {
   const { wrap, unwrap, isEnabled, logger } = context;
   // by listener: a new config (a new listener) makes new stand-ins, the old ones go with the old listener
-  const standIns = new WeakMap<ToolCallListener<unknown>, WeakMap<object, object>>();
+  const standIns = standInCache<object, object>();
   let loadedToolMessage: typeof ToolMessage | undefined;
   const toolMessage: LoadToolMessage = async () => loadedToolMessage;
 
   const standInFor = (tool: object): object => {
     const listener = context.listener();
-    let byTool = standIns.get(listener);
-    if (byTool === undefined) {
-      byTool = new WeakMap();
-      standIns.set(listener, byTool);
-    }
-    let standIn = byTool.get(tool);
-    if (standIn === undefined) {
-      standIn = observedTool(tool as never, listener, toolMessage) as unknown as object;
-      byTool.set(tool, standIn);
-    }
-    return standIn;
+    return standIns(listener, tool, () => observedTool(tool as never, listener, toolMessage) as unknown as object);
   };
 
   const patch = (moduleExports: { StructuredTool?: { prototype: Record<string, unknown> } }) => {

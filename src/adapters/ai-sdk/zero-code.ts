@@ -1,14 +1,12 @@
 import { InstrumentationNodeModuleDefinition, isWrapped } from '@opentelemetry/instrumentation';
-import { type ObservableOptions, repairReplacements } from '../adapters/ai-sdk/observe-tool-calls.js';
-import { wrapTools } from '../adapters/ai-sdk/wrap-tools.js';
-import { forwardingObject } from '../internal/forwarding-object.js';
-import { isObserved } from '../internal/observed-marker.js';
-import { declaredRange, noticeUnsupported, type SupportedVersions } from '../internal/version-range.js';
-import { guarded, type PatchContext } from './patch-context.js';
-import { patchableExports } from './patchable-exports.js';
-
-/** ai 6 and 7: `generateText`, `streamText`, and `ToolLoopAgent` (`Experimental_Agent` is the same class). */
-export const AI_SDK_VERSIONS: SupportedVersions = { from: '6.0.0', belowMajor: 8 };
+import { guarded, type PatchContext } from '../../instrumentation/patch-context.js';
+import { patchableExports } from '../../instrumentation/patchable-exports.js';
+import { forwardingObject } from '../../internal/forwarding-object.js';
+import { isObserved } from '../../internal/observed-marker.js';
+import { declaredRange, noticeUnsupported } from '../../internal/version-range.js';
+import { AI_SDK_VERSIONS } from './manifest.js';
+import { type ObservableOptions, repairReplacements } from './observe-tool-calls.js';
+import { wrapTools } from './wrap-tools.js';
 
 const FUNCTIONS = ['generateText', 'streamText'] as const;
 

@@ -1,11 +1,9 @@
 import { InstrumentationNodeModuleDefinition, isWrapped } from '@opentelemetry/instrumentation';
+import { guarded, type PatchContext } from '../../instrumentation/patch-context.js';
+import { declaredRange, noticeUnsupported } from '../../internal/version-range.js';
+import { GOOGLE_ADK_VERSIONS } from './manifest.js';
 // framework-free: the adapter's per-call bookkeeping, which loads nothing of ADK
-import { armCall, finishCall, standInsInRequest } from '../adapters/google-adk/observed-run.js';
-import { declaredRange, noticeUnsupported, type SupportedVersions } from '../internal/version-range.js';
-import { guarded, type PatchContext } from './patch-context.js';
-
-/** `@google/adk` 2.x, as the Google ADK adapter. */
-export const GOOGLE_ADK_VERSIONS: SupportedVersions = { from: '2.0.0', belowMajor: 3 };
+import { armCall, finishCall, standInsInRequest } from './observed-run.js';
 
 const NAME = '@google/adk';
 type AnyFunction = (this: unknown, ...args: unknown[]) => Promise<unknown>;

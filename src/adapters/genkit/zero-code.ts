@@ -3,15 +3,13 @@ import {
   InstrumentationNodeModuleFile,
   isWrapped,
 } from '@opentelemetry/instrumentation';
+import { guarded, type PatchContext } from '../../instrumentation/patch-context.js';
+import { forwardingObject } from '../../internal/forwarding-object.js';
+import { declaredRange, noticeUnsupported } from '../../internal/version-range.js';
+import type { ToolCallListener } from '../../tool-call-listener.js';
+import { GENKIT_VERSIONS } from './manifest.js';
 // framework-free: the adapter's tool hook, which loads nothing of Genkit
-import { observingToolHook, type ToolHook } from '../adapters/genkit/observed-tool-request.js';
-import { forwardingObject } from '../internal/forwarding-object.js';
-import { declaredRange, noticeUnsupported, type SupportedVersions } from '../internal/version-range.js';
-import type { ToolCallListener } from '../tool-call-listener.js';
-import { guarded, type PatchContext } from './patch-context.js';
-
-/** `@genkit-ai/ai` from 1.42 (generate middleware with a `tool` hook), as the Genkit adapter. */
-export const GENKIT_VERSIONS: SupportedVersions = { from: '1.42.0', belowMajor: 2 };
+import { observingToolHook, type ToolHook } from './observed-tool-request.js';
 
 const NAME = '@genkit-ai/ai';
 const FILES = ['lib/genkit-ai.js', 'lib/genkit-ai.mjs'];

@@ -3,18 +3,18 @@ import {
   InstrumentationNodeModuleFile,
   isWrapped,
 } from '@opentelemetry/instrumentation';
-import { type Send, sendNotification, sendRequest } from '../adapters/mcp/client-messages.js';
-import { clientSessionFacts, instrumentClient, watchServerRequests } from '../adapters/mcp/instrument-client.js';
-import { instrumentServer } from '../adapters/mcp/instrument-server.js';
-import { onresponseNotingPeerAnswers } from '../adapters/mcp/sdk-own-errors.js';
-import { noteClosing, startSession } from '../adapters/mcp/session-duration.js';
-import { isObserved } from '../internal/observed-marker.js';
-import { declaredRange, noticeUnsupported, type SupportedVersions } from '../internal/version-range.js';
-import { operationTelemetryOf } from '../otel/operation-telemetry.js';
-import type { ToolCallListener } from '../tool-call-listener.js';
-import type { CommonJsSubpath } from './commonjs-subpaths.js';
-import { guarded, type PatchContext } from './patch-context.js';
-import { switchableListener } from './switchable-listener.js';
+import type { CommonJsSubpath } from '../../instrumentation/commonjs-subpaths.js';
+import { guarded, type PatchContext } from '../../instrumentation/patch-context.js';
+import { switchableListener } from '../../instrumentation/switchable-listener.js';
+import { isObserved } from '../../internal/observed-marker.js';
+import { declaredRange, noticeUnsupported, type SupportedVersions } from '../../internal/version-range.js';
+import { operationTelemetryOf } from '../../otel/operation-telemetry.js';
+import type { ToolCallListener } from '../../tool-call-listener.js';
+import { type Send, sendNotification, sendRequest } from './client-messages.js';
+import { clientSessionFacts, instrumentClient, watchServerRequests } from './instrument-client.js';
+import { instrumentServer } from './instrument-server.js';
+import { onresponseNotingPeerAnswers } from './sdk-own-errors.js';
+import { noteClosing, startSession } from './session-duration.js';
 
 /** `@modelcontextprotocol/sdk` 1.x, from the version the MCP adapter supports. */
 export const MCP_SDK_VERSIONS: SupportedVersions = { from: '1.20.0', belowMajor: 2 };

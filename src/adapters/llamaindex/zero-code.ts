@@ -3,15 +3,13 @@ import {
   InstrumentationNodeModuleFile,
   isWrapped,
 } from '@opentelemetry/instrumentation';
+import type { CommonJsSubpath } from '../../instrumentation/commonjs-subpaths.js';
+import { guarded, type PatchContext } from '../../instrumentation/patch-context.js';
+import { isObserved } from '../../internal/observed-marker.js';
+import { declaredRange, noticeUnsupported } from '../../internal/version-range.js';
+import { LLAMAINDEX_VERSIONS } from './manifest.js';
 // framework-free: the adapter's stand-in, which loads nothing of LlamaIndex
-import { isCallableTool, observedTool } from '../adapters/llamaindex/observed-tool.js';
-import { isObserved } from '../internal/observed-marker.js';
-import { declaredRange, noticeUnsupported, type SupportedVersions } from '../internal/version-range.js';
-import type { CommonJsSubpath } from './commonjs-subpaths.js';
-import { guarded, type PatchContext } from './patch-context.js';
-
-/** `@llamaindex/core` 0.x from 0.6, as the LlamaIndex adapter. */
-export const LLAMAINDEX_VERSIONS: SupportedVersions = { from: '0.6.0', belowMajor: 1 };
+import { isCallableTool, observedTool } from './observed-tool.js';
 
 const NAME = '@llamaindex/core';
 /** Its ESM file: `@llamaindex/core` has no "." export, so its CommonJS file is hooked by specifier (commonjs-subpaths.ts). */

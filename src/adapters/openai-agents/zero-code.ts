@@ -1,13 +1,11 @@
 import { InstrumentationNodeModuleDefinition, isWrapped } from '@opentelemetry/instrumentation';
-import type { AgentsSdk } from '../adapters/openai-agents/observe-sdk-failure.js';
-import { observedTool as standInTool } from '../adapters/openai-agents/observed-tool.js';
-import { isObserved } from '../internal/observed-marker.js';
-import { declaredRange, noticeUnsupported, type SupportedVersions } from '../internal/version-range.js';
-import type { ToolCallListener } from '../tool-call-listener.js';
-import { guarded, type PatchContext } from './patch-context.js';
-
-/** `@openai/agents` (and `@openai/agents-core`, its classes) from 0.20, as the OpenAI Agents adapter. */
-export const OPENAI_AGENTS_VERSIONS: SupportedVersions = { from: '0.20.0', belowMajor: 1 };
+import { guarded, type PatchContext } from '../../instrumentation/patch-context.js';
+import { isObserved } from '../../internal/observed-marker.js';
+import { standInCache } from '../../internal/stand-in-cache.js';
+import { declaredRange, noticeUnsupported } from '../../internal/version-range.js';
+import { OPENAI_AGENTS_VERSIONS } from './manifest.js';
+import type { AgentsSdk } from './observe-sdk-failure.js';
+import { observedTool as standInTool } from './observed-tool.js';
 
 const NAMES = ['@openai/agents', '@openai/agents-core'];
 type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
@@ -31,24 +29,14 @@ interface FunctionToolLike {
  */
 export function openaiAgentsModules(context: PatchContext): InstrumentationNodeModuleDefinition[] {
   const { wrap, unwrap, isEnabled, logger } = context;
-  const standIns = new WeakMap<ToolCallListener<unknown>, WeakMap<object, unknown>>();
+  const standIns = standInCache<object, unknown>();
 
   const observedTool = (agents: AgentsSdk, tool: unknown): unknown => {
     const candidate = tool as FunctionToolLike | null;
     if (candidate === null || typeof candidate !== 'object' || candidate.type !== 'function') return tool;
     if (typeof candidate.invoke !== 'function' || isObserved(candidate.invoke)) return tool;
     const listener = context.listener();
-    let byTool = standIns.get(listener);
-    if (byTool === undefined) {
-      byTool = new WeakMap();
-      standIns.set(listener, byTool);
-    }
-    let standIn = byTool.get(candidate);
-    if (standIn === undefined) {
-      standIn = standInTool(candidate as never, listener, agents);
-      byTool.set(candidate, standIn);
-    }
-    return standIn;
+    return standIns(listener, candidate, () => standInTool(candidate as never, listener, agents));
   };
 
   const patch = (moduleExports: AgentsModule) => {
