@@ -78,6 +78,13 @@ export const CALLS_BY_CORRELATION_KEY = Symbol.for('otel-tool-calls.open-calls-b
 export const OPEN_SESSIONS_KEY = Symbol.for('otel-tool-calls.open-sessions');
 
 /**
+ * Owner and reader: the MCP adapter (http-peer.ts). Value: the HTTP peer (address, port, protocol
+ * version) of the request a server-side MCP message came in, in its OpenTelemetry context
+ * (`createContextKey` takes the description). Cleanup: with the context.
+ */
+export const MCP_HTTP_PEER_DESCRIPTION = 'otel-tool-calls MCP HTTP peer';
+
+/**
  * Owner and reader: the zero-code instrumentation's loader hook (esm-loader-hook.ts). Value: on
  * `globalThis`, `true` once the hook is registered in the process. Cleanup: never.
  */

@@ -28,7 +28,7 @@ export function isSupported(version: string | undefined, { from, belowMajor }: S
  * Says once per module, through `diag`, that a loaded framework version is outside the declared
  * range and is left alone (InstrumentationBase skips it silently), and how to install a supported one.
  * The frameworks are in no dependency field of package.json (design.md §1): these ranges, declared
- * with each framework's patch in src/instrumentation/, are the only place they are checked.
+ * in each framework's record (src/adapters/<framework>/manifest.ts), are the only place they are checked.
  */
 export function noticeUnsupported(
   logger: DiagLogger,

@@ -1,4 +1,5 @@
 import { type Context, createContextKey } from '@opentelemetry/api';
+import { MCP_HTTP_PEER_DESCRIPTION } from '../../internal/protocol.js';
 
 /*
  * Who sent an MCP request over HTTP, for the server span's `client.address` / `client.port` and
@@ -17,7 +18,7 @@ export interface HttpPeer {
   readonly protocolVersion?: string;
 }
 
-const HTTP_PEER = createContextKey('otel-tool-calls MCP HTTP peer');
+const HTTP_PEER = createContextKey(MCP_HTTP_PEER_DESCRIPTION);
 const wrappedTransports = new WeakSet<object>();
 
 /** The peer of the HTTP request the current MCP request came in, if its transport was wrapped. */

@@ -1,6 +1,11 @@
+import type { SupportedVersions } from '../../internal/version-range.js';
 import type { FrameworkManifest } from '../framework-manifest.js';
-// the ranges stay in zero-code.ts while the MCP seams are reworked
-import { MCP_SDK_VERSIONS, MCP_SPLIT_VERSIONS } from './zero-code.js';
+
+/** `@modelcontextprotocol/sdk` 1.x, from the version the MCP adapter supports. */
+export const MCP_SDK_VERSIONS: SupportedVersions = { from: '1.20.0', belowMajor: 2 };
+
+/** The 2.x split packages (`McpServer` in `@modelcontextprotocol/server`, `Client` in `-/client`), as the MCP adapter. */
+export const MCP_SPLIT_VERSIONS: SupportedVersions = { from: '2.4.0', belowMajor: 3 };
 
 export const manifest: FrameworkManifest = {
   subpath: './mcp',

@@ -7,20 +7,15 @@ import type { CommonJsSubpath } from '../../instrumentation/commonjs-subpaths.js
 import { guarded, type PatchContext } from '../../instrumentation/patch-context.js';
 import { switchableListener } from '../../instrumentation/switchable-listener.js';
 import { isObserved } from '../../internal/observed-marker.js';
-import { declaredRange, noticeUnsupported, type SupportedVersions } from '../../internal/version-range.js';
+import { declaredRange, noticeUnsupported } from '../../internal/version-range.js';
 import { operationTelemetryOf } from '../../otel/operation-telemetry.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { type Send, sendNotification, sendRequest } from './client-messages.js';
 import { clientSessionFacts, instrumentClient, watchServerRequests } from './instrument-client.js';
 import { instrumentServer } from './instrument-server.js';
+import { MCP_SDK_VERSIONS, MCP_SPLIT_VERSIONS } from './manifest.js';
 import { onresponseNotingPeerAnswers } from './sdk-own-errors.js';
 import { noteClosing, startSession } from './session-duration.js';
-
-/** `@modelcontextprotocol/sdk` 1.x, from the version the MCP adapter supports. */
-export const MCP_SDK_VERSIONS: SupportedVersions = { from: '1.20.0', belowMajor: 2 };
-
-/** The 2.x split packages (`McpServer` in `@modelcontextprotocol/server`, `Client` in `-/client`), as the MCP adapter. */
-export const MCP_SPLIT_VERSIONS: SupportedVersions = { from: '2.4.0', belowMajor: 3 };
 
 const NAME = '@modelcontextprotocol/sdk';
 const SERVER_NAME = '@modelcontextprotocol/server';
