@@ -7,19 +7,26 @@ import { packageAliases } from './vitest.aliases.js';
  * tier (core and adapters); `test:zero-code` and `test:stack` the others, which run apps, servers and builds.
  */
 
-/** The hardening suite's soak runs (100,000 calls; the heap of fresh processes): a minute between them, in `stack`. */
-const SOAK = ['test/hardening/load.test.ts', 'test/hardening/heap-leak.test.ts'];
+/**
+ * Slow runs whose folder is a fast tier's, in `stack`: the hardening suite's soak runs (100,000 calls;
+ * the heap of fresh processes), a minute between them, and MCP across two real processes (about 50 s).
+ */
+const SLOW = [
+  'test/hardening/load.test.ts',
+  'test/hardening/heap-leak.test.ts',
+  'test/adapters/mcp/two-processes.test.ts',
+];
 
 const TIERS = {
   /** The listener API, the OpenTelemetry listener, internals, the hardening suite but its soak runs, the type tests. */
   core: ['test/*.test.ts', 'test/architecture/**', 'test/otel/**', 'test/internal/**', 'test/hardening/**'],
-  /** Each framework's adapter, against the framework itself (MCP over real stdio processes too). */
+  /** Each framework's adapter, against the framework itself. */
   adapters: ['test/adapters/**'],
   /** The zero-code hooks in-process (test/instrumentation), then `register` in real apps (test/register). */
   'zero-code': ['test/instrumentation/**', 'test/register/**'],
-  /** Real servers, builds, runtimes, the examples, the docs, the packed tarball, the benchmark; the soak runs. */
+  /** Real servers, builds, runtimes, the examples, the docs, the packed tarball, the benchmark; the slow runs. */
   stack: [
-    ...SOAK,
+    ...SLOW,
     'test/observability/**',
     'test/deploy/**',
     'test/runtimes/**',
@@ -41,7 +48,7 @@ export default defineConfig({
       test: {
         name,
         include: globs.map((glob) => (glob.endsWith('**') ? `${glob}/*.test.ts` : glob)),
-        exclude: name === 'stack' ? configDefaults.exclude : [...configDefaults.exclude, ...SOAK],
+        exclude: name === 'stack' ? configDefaults.exclude : [...configDefaults.exclude, ...SLOW],
         typecheck:
           name === 'core'
             ? { enabled: true, include: TYPE_TESTS, tsconfig: './tsconfig.json' }
