@@ -41,7 +41,9 @@ describe('the internal protocol', () => {
 
   it('declares each key once, under the package prefix, with a version', () => {
     const keys = literalKeysOf(PROTOCOL_FILE);
-    const descriptions = (Object.values(protocol) as unknown[]).filter((value): value is string => typeof value === 'string');
+    const descriptions = (Object.values(protocol) as unknown[]).filter(
+      (value): value is string => typeof value === 'string',
+    );
     expect(keys.length).toBeGreaterThan(0);
     expect(new Set(keys).size).toBe(keys.length);
     for (const key of [...keys, ...descriptions]) expect(key).toMatch(/^otel-tool-calls[. ]/);
