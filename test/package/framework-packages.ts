@@ -17,6 +17,7 @@ export const ADAPTER_FRAMEWORKS: Partial<Record<Subpath, RegExp>> = {
   './google-adk': /^@google\/adk$/,
   './llamaindex': /^@llamaindex\//,
   './genkit': /^(genkit|@genkit-ai\/.*)$/,
+  './openai': /^openai$/,
 };
 
 export const isFrameworkPackage = (name: string) =>
