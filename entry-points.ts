@@ -19,6 +19,7 @@ export const ENTRY_POINTS = {
   './llamaindex': 'src/adapters/llamaindex/index.ts',
   './genkit': 'src/adapters/genkit/index.ts',
   './openai': 'src/adapters/openai/index.ts',
+  './google-genai': 'src/adapters/google-genai/index.ts',
   './instrumentation': 'src/instrumentation/index.ts',
   './register': 'src/register.ts',
 } as const;

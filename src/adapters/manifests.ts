@@ -4,6 +4,7 @@ import { manifest as claudeAgentSdk } from './claude-agent-sdk/manifest.js';
 import type { FrameworkManifest } from './framework-manifest.js';
 import { manifest as genkit } from './genkit/manifest.js';
 import { manifest as googleAdk } from './google-adk/manifest.js';
+import { manifest as googleGenai } from './google-genai/manifest.js';
 import { manifest as langchain } from './langchain/manifest.js';
 import { manifest as llamaindex } from './llamaindex/manifest.js';
 import { manifest as mastra } from './mastra/manifest.js';
@@ -24,4 +25,5 @@ export const FRAMEWORK_MANIFESTS: readonly FrameworkManifest[] = [
   llamaindex,
   genkit,
   openai,
+  googleGenai,
 ];

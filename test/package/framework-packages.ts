@@ -18,6 +18,7 @@ export const ADAPTER_FRAMEWORKS: Partial<Record<Subpath, RegExp>> = {
   './llamaindex': /^@llamaindex\//,
   './genkit': /^(genkit|@genkit-ai\/.*)$/,
   './openai': /^openai$/,
+  './google-genai': /^@google\/genai$/,
 };
 
 export const isFrameworkPackage = (name: string) =>
