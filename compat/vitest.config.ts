@@ -101,6 +101,7 @@ const ZERO_CODE_SUITE = [
   'test/register/mcp-operations.test.ts',
   'test/register/node-sdk-start.test.ts',
   'test/register/observed-once.test.ts',
+  'test/register/openai.test.ts',
   'test/register/sdk-parity.test.ts',
   'test/register/shutdown-bound.test.ts',
   'test/register/signals.test.ts',

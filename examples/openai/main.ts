@@ -10,7 +10,7 @@ import { zodFunction } from 'openai/helpers/zod';
 import { OpenTelemetryToolCallListener } from 'otel-tool-calls';
 import { wrapTools } from 'otel-tool-calls/openai';
 import { z } from 'zod';
-import { startFakeChatCompletions } from '../../test/helpers/fake-chat-completions.js';
+import { startFakeChatCompletions } from '../../test/helpers/fake-chat-completions.mjs';
 import { spanAttributes } from '../span-attributes.js';
 
 const call = (id: string, name: string, args: object) => ({ id, name, arguments: JSON.stringify(args) });

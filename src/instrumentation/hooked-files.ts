@@ -14,4 +14,5 @@ export const ESM_HOOKED_FILES: RegExp[] = [
   /\/node_modules\/@anthropic-ai\/claude-agent-sdk\/sdk\.mjs$/, // claude-agent-sdk
   /\/node_modules\/@llamaindex\/core\/agent\/dist\/index\.js$/, // llamaindex
   /\/node_modules\/@genkit-ai\/ai\/lib\/genkit-ai\.mjs$/, // genkit
+  /\/node_modules\/openai\/resources\/chat\/completions\/completions\.mjs$/, // openai
 ];

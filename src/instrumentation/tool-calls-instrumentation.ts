@@ -14,6 +14,7 @@ import { googleAdkModules } from '../adapters/google-adk/zero-code.js';
 import { langchainModules } from '../adapters/langchain/zero-code.js';
 import { llamaindexModules } from '../adapters/llamaindex/zero-code.js';
 import { mcpModules } from '../adapters/mcp/zero-code.js';
+import { openaiModules } from '../adapters/openai/zero-code.js';
 import { openaiAgentsModules } from '../adapters/openai-agents/zero-code.js';
 import { assertSupportedVersion } from '../internal/optional-package.js';
 import { OpenTelemetryToolCallListener } from '../otel/opentelemetry-tool-call-listener.js';
@@ -70,6 +71,7 @@ export class ToolCallsInstrumentation extends InstrumentationBase<ToolCallsInstr
       ...googleAdkModules(context),
       ...llamaindex.definitions,
       ...genkitModules(context),
+      ...openaiModules(context),
     ];
   }
 

@@ -44,6 +44,7 @@ describe('ToolCallsInstrumentation', () => {
       ['@google/adk', ['>=2.0.0 <3']],
       ['@llamaindex/core', ['>=0.6.0 <1']],
       ['@genkit-ai/ai', ['>=1.42.0 <2']],
+      ['openai', ['>=7.0.0 <8']],
     ]);
   });
 

@@ -12,7 +12,7 @@ import {
 } from 'otel-tool-calls/semconv';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type ChatReply, startFakeChatCompletions, toolMessagesIn } from '../../helpers/fake-chat-completions.js';
+import { type ChatReply, startFakeChatCompletions, toolMessagesIn } from '../../helpers/fake-chat-completions.mjs';
 import { useTestTelemetry } from '../../helpers/otel-sdk.js';
 
 const telemetry = useTestTelemetry();
