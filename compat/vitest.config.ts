@@ -102,6 +102,7 @@ const ZERO_CODE_SUITE = [
   'test/register/node-sdk-start.test.ts',
   'test/register/observed-once.test.ts',
   'test/register/openai.test.ts',
+  'test/register/ai-sdk-mcp.test.ts',
   'test/register/sdk-parity.test.ts',
   'test/register/shutdown-bound.test.ts',
   'test/register/signals.test.ts',

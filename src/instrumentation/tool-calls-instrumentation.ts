@@ -7,6 +7,7 @@ import {
   type ShimWrapped,
 } from '@opentelemetry/instrumentation';
 import { aiSdkModules } from '../adapters/ai-sdk/zero-code.js';
+import { aiSdkMcpModules } from '../adapters/ai-sdk-mcp/zero-code.js';
 import { anthropicModules } from '../adapters/anthropic/zero-code.js';
 import { claudeAgentSdkModules } from '../adapters/claude-agent-sdk/zero-code.js';
 import { genkitModules } from '../adapters/genkit/zero-code.js';
@@ -72,6 +73,7 @@ export class ToolCallsInstrumentation extends InstrumentationBase<ToolCallsInstr
       ...llamaindex.definitions,
       ...genkitModules(context),
       ...openaiModules(context),
+      ...aiSdkMcpModules(context),
     ];
   }
 

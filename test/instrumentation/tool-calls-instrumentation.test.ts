@@ -45,6 +45,7 @@ describe('ToolCallsInstrumentation', () => {
       ['@llamaindex/core', ['>=0.6.0 <1']],
       ['@genkit-ai/ai', ['>=1.42.0 <2']],
       ['openai', ['>=7.0.0 <8']],
+      ['@ai-sdk/mcp', ['>=1.0.0 <3']],
     ]);
   });
 
