@@ -21,7 +21,10 @@
  * the ratios; the target reads the pooled ones (bench/lib/band.ts). Started by bench/run.ts, bundled
  * with the server (bench/mcp/server.ts).
  *
- * Usage: mcp-round-trip.ts --server <server.mjs> --out <file.json> [--pairs 30] [--calls 200]
+ * Usage: mcp-round-trip.ts --server <server.mjs> --out <file.json> [--pairs 30] [--calls 200] [--worlds observed,floor]
+ *
+ * `--worlds` runs only some worlds (to profile one: `node --cpu-prof` here, `BENCH_MCP_SERVER_FLAGS`
+ * for its server); the ratios of a world left out are empty.
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -40,6 +43,7 @@ const { values } = parseArgs({
     out: { type: 'string' },
     pairs: { type: 'string', default: '30' },
     calls: { type: 'string', default: '200' },
+    worlds: { type: 'string', default: 'observed,floor,sdk,none' },
   },
 });
 const pairs = Number(values.pairs);
@@ -51,7 +55,9 @@ installSdk();
 installPropagator();
 
 type World = 'none' | 'sdk' | 'observed' | 'floor';
-const WORLDS: readonly World[] = ['observed', 'floor', 'sdk', 'none'];
+const ALL_WORLDS: readonly World[] = ['observed', 'floor', 'sdk', 'none'];
+const WORLDS = ALL_WORLDS.filter((world) => values.worlds.split(',').includes(world));
+if (WORLDS.length === 0) throw new Error(`--worlds takes some of ${ALL_WORLDS.join(',')}`);
 
 type CallTool = (params: { name: string; arguments?: Record<string, unknown> }) => Promise<unknown>;
 interface Connected {
@@ -73,7 +79,7 @@ async function connect(world: World): Promise<Connected> {
   return { client, callTool: (params) => called.callTool(params) };
 }
 
-const connected = {} as Record<World, Connected>;
+const connected = {} as Partial<Record<World, Connected>>;
 for (const world of WORLDS) connected[world] = await connect(world);
 
 const text = (result: unknown) => ((result as { content?: Array<{ text?: string }> }).content ?? [])[0]?.text;
@@ -89,7 +95,7 @@ const serverShare = perWorld();
 
 /** CPU ns (this process and the server) per round trip of one batch. */
 async function batch(world: World): Promise<number> {
-  const { client, callTool } = connected[world];
+  const { client, callTool } = connected[world] as Connected;
   const serverBegin = await serverCpuUs(client);
   const begin = cpuNs();
   for (let i = 0; i < calls; i++) {
@@ -115,9 +121,9 @@ for (let round = 0; round < pairs; round++) {
     ns[world].push(await batch(world));
   }
 }
-await Promise.all(WORLDS.map((world) => connected[world].client.close()));
+await Promise.all(WORLDS.map((world) => connected[world]?.client.close()));
 const ratios = (subject: World, reference: World) =>
-  ns[subject].map((value, i) => value / (ns[reference][i] as number));
+  ns[reference].length === 0 ? [] : ns[subject].map((value, i) => value / (ns[reference][i] as number));
 const result: McpRoundTripResult = {
   pairs,
   callsPerBatch: calls,
