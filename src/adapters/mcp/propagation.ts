@@ -41,21 +41,32 @@ const carrierGetter: TextMapGetter<Record<string, string>> = {
 };
 
 /** What `withTraceContext` adds: the fields the global propagator writes for the active context. */
-function injectedFields(): Map<string, string> | undefined {
+function injectedFields(): Record<string, string> | undefined {
   const injected: Record<string, string> = {};
   propagation.inject(context.active(), injected, defaultTextMapSetter);
-  const keys = Object.keys(injected);
-  if (keys.length === 0) return undefined;
-  return new Map(keys.map((key) => [key, injected[key] as string]));
+  for (const _key in injected) return injected;
+  return undefined;
+}
+
+/**
+ * An object literal's kind: its prototype is `Object.prototype` (or none), so it has no prototype
+ * getters, no `#private` fields and no class behind it; a copy of its own enumerable properties is
+ * what a JSON transport would send of it anyway.
+ */
+function isPlainObject(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
 
 /**
  * `params` with the active context injected into its `_meta` (other `_meta` keys kept); `params`
- * itself when there is nothing to inject or its `_meta` is not an object. Never mutates: what is sent
- * is a stand-in for `params` whose `_meta` is a stand-in for the app's `_meta` with the injected keys
- * added (`forwardingObject`), so a params class's getters (`name`, `arguments` on its prototype),
- * inherited defaults and the app's own `_meta` keys read as they do without the adapter. Every
- * shipped transport serializes a message as JSON, the in-memory one hands it over as it is.
+ * itself when there is nothing to inject or its `_meta` is not an object. Never mutates. Params and
+ * a `_meta` that are object literals (the common case) are copied, the injected keys added: a stand-in
+ * costs a Proxy trap on every read the transport makes, dearer than the copy by far (issue 39's
+ * floor). Any other object is stood in for (`forwardingObject`), so a params class's getters (`name`,
+ * `arguments` on its prototype), inherited defaults and the app's own `_meta` keys read as they do
+ * without the adapter. Every shipped transport serializes a message as JSON, the in-memory one hands
+ * it over as it is.
  */
 export function withTraceContext<Params extends object>(params: Params): Params {
   try {
@@ -64,7 +75,11 @@ export function withTraceContext<Params extends object>(params: Params): Params 
     if (meta !== undefined && (meta === null || typeof meta !== 'object' || Array.isArray(meta))) return params;
     const fields = injectedFields();
     if (fields === undefined) return params;
-    const withContext = meta === undefined ? Object.fromEntries(fields) : forwardingObject(meta as object, fields);
+    const plainMeta = meta === undefined || isPlainObject(meta as object);
+    if (plainMeta && isPlainObject(params)) {
+      return { ...params, _meta: meta === undefined ? fields : { ...(meta as object), ...fields } };
+    }
+    const withContext = meta === undefined ? fields : forwardingObject(meta as object, new Map(Object.entries(fields)));
     return forwardingObject(params, new Map([['_meta', withContext]]));
   } catch (error) {
     logger.error('could not inject the trace context into params._meta; the message is sent without it', error);
@@ -83,7 +98,7 @@ export function messageWithTraceContext<Message extends object>(message: Message
     if (params === undefined) {
       const fields = injectedFields();
       if (fields === undefined) return message;
-      return forwardingObject(message, new Map([['params', { _meta: Object.fromEntries(fields) }]]));
+      return forwardingObject(message, new Map([['params', { _meta: fields }]]));
     }
     if (params === null || typeof params !== 'object') return message;
     const withContext = withTraceContext(params);
