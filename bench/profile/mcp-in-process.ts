@@ -4,9 +4,9 @@
  * five pairs (bare, only the client observed, only the server, both, and the hand-written floor of
  * both: bench/mcp/floor-*.ts) timed in rotating batches of CPU time, so that each side's share shows.
  * Bundle it (bench/lib/bundle.ts) and run it under `node --cpu-prof` to profile one pair alone
- * (`--only both`, `--only floor`).
+ * (`--only both`, `--only floor`), or to compare two (`--only both,floor`).
  *
- *   node <bundle.mjs> [--seconds 10] [--calls 200] [--only bare|client|server|both|floor]
+ *   node <bundle.mjs> [--seconds 10] [--calls 200] [--only bare,client,server,both,floor]
  */
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -29,7 +29,8 @@ const { values } = parseArgs({
 });
 const KINDS = ['bare', 'client', 'server', 'both', 'floor'] as const;
 type Kind = (typeof KINDS)[number];
-const kinds = values.only === undefined ? KINDS : KINDS.filter((kind) => kind === values.only);
+const only = values.only?.split(',');
+const kinds = only === undefined ? KINDS : KINDS.filter((kind) => only.includes(kind));
 installSdk();
 installPropagator();
 
@@ -80,10 +81,16 @@ for (let round = 0; performance.now() < until; round++) {
     ns.get(kind)?.push(await batch(kind));
   }
 }
-const bare = ns.get('bare');
+/** The median of `kind`'s per-round ratio to `reference`'s, when both ran. */
+function ratio(kind: Kind, reference: Kind): string {
+  const own = ns.get(kind) as number[];
+  const base = ns.get(reference);
+  return base === undefined ? '' : `  × ${reference} ${median(own.map((v, i) => v / (base[i] as number))).toFixed(2)}`;
+}
 for (const kind of kinds) {
   const own = ns.get(kind) as number[];
-  const ratio = bare === undefined ? '' : `  × bare ${median(own.map((v, i) => v / (bare[i] as number))).toFixed(2)}`;
-  console.log(`${kind.padEnd(6)} ${(median(own) / 1000).toFixed(1)} µs/call (${own.length} batches)${ratio}`);
+  console.log(
+    `${kind.padEnd(6)} ${(median(own) / 1000).toFixed(1)} µs/call (${own.length} batches)${ratio(kind, 'bare')}${kind === 'both' ? ratio(kind, 'floor') : ''}`,
+  );
 }
 process.exit(0);
