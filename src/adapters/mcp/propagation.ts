@@ -122,24 +122,28 @@ export interface ExtractedContext {
  */
 export function extractTraceContext(meta: unknown): ExtractedContext {
   const ambient = context.active();
-  if (meta === null || typeof meta !== 'object') return { parent: ambient, links: [] };
+  if (meta === null || typeof meta !== 'object') return { parent: ambient, links: NO_LINKS };
   try {
     // inside the try: `Array.isArray` throws on a revoked Proxy
-    if (Array.isArray(meta)) return { parent: ambient, links: [] };
+    if (Array.isArray(meta)) return { parent: ambient, links: NO_LINKS };
     const carrier = copyCarrier(meta as Record<string, unknown>);
     const extracted = propagation.extract(ambient, carrier, carrierGetter);
-    const remote = trace.getSpanContext(extracted);
     const local = trace.getSpanContext(ambient);
+    // no ambient span (stdio, most servers): nothing to link, and no validity to check
+    if (local === undefined) return { parent: extracted, links: NO_LINKS };
+    const remote = trace.getSpanContext(extracted);
     const replaced = remote !== undefined && remote !== local && isSpanContextValid(remote);
     // in one process (an in-memory transport) the ambient span can be the client's span itself
-    const linked = replaced && local !== undefined && isSpanContextValid(local) && local.spanId !== remote.spanId;
-    const links = linked ? [local] : [];
-    return { parent: extracted, links };
+    const linked = replaced && isSpanContextValid(local) && local.spanId !== remote.spanId;
+    return { parent: extracted, links: linked ? [local] : NO_LINKS };
   } catch (error) {
     logger.warn('ignored the trace context of a request: its _meta could not be read', error);
-    return { parent: ambient, links: [] };
+    return { parent: ambient, links: NO_LINKS };
   }
 }
+
+/** No links: one frozen array for every request that has none. */
+const NO_LINKS: readonly SpanContext[] = Object.freeze([]);
 
 /**
  * The carrier the propagator reads: string values of `meta`'s own keys, the propagator's `fields()`
