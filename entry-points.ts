@@ -18,6 +18,8 @@ export const ENTRY_POINTS = {
   './google-adk': 'src/adapters/google-adk/index.ts',
   './llamaindex': 'src/adapters/llamaindex/index.ts',
   './genkit': 'src/adapters/genkit/index.ts',
+  './openai': 'src/adapters/openai/index.ts',
+  './google-genai': 'src/adapters/google-genai/index.ts',
   './instrumentation': 'src/instrumentation/index.ts',
   './register': 'src/register.ts',
 } as const;

@@ -9,3 +9,5 @@ export const FRAMEWORK_MASTRA = 'mastra' as const;
 export const FRAMEWORK_GOOGLE_ADK = 'google-adk' as const;
 export const FRAMEWORK_LLAMAINDEX = 'llamaindex' as const;
 export const FRAMEWORK_GENKIT = 'genkit' as const;
+export const FRAMEWORK_OPENAI = 'openai' as const;
+export const FRAMEWORK_GOOGLE_GENAI = 'google-genai' as const;

@@ -4,10 +4,12 @@ import { manifest as claudeAgentSdk } from './claude-agent-sdk/manifest.js';
 import type { FrameworkManifest } from './framework-manifest.js';
 import { manifest as genkit } from './genkit/manifest.js';
 import { manifest as googleAdk } from './google-adk/manifest.js';
+import { manifest as googleGenai } from './google-genai/manifest.js';
 import { manifest as langchain } from './langchain/manifest.js';
 import { manifest as llamaindex } from './llamaindex/manifest.js';
 import { manifest as mastra } from './mastra/manifest.js';
 import { manifest as mcp } from './mcp/manifest.js';
+import { manifest as openai } from './openai/manifest.js';
 import { manifest as openaiAgents } from './openai-agents/manifest.js';
 
 /** Every framework's record, in the README table's order: what `npm run generate` writes the wiring from. */
@@ -22,4 +24,6 @@ export const FRAMEWORK_MANIFESTS: readonly FrameworkManifest[] = [
   googleAdk,
   llamaindex,
   genkit,
+  openai,
+  googleGenai,
 ];

@@ -17,6 +17,8 @@ export const ADAPTER_FRAMEWORKS: Partial<Record<Subpath, RegExp>> = {
   './google-adk': /^@google\/adk$/,
   './llamaindex': /^@llamaindex\//,
   './genkit': /^(genkit|@genkit-ai\/.*)$/,
+  './openai': /^openai$/,
+  './google-genai': /^@google\/genai$/,
 };
 
 export const isFrameworkPackage = (name: string) =>

@@ -18,6 +18,7 @@ import {
   NETWORK_TRANSPORT_VALUE_TCP,
 } from '../../otel/stable-semconv.js';
 import type { HttpPeer } from './http-peer.js';
+import { transportShapeOf } from './protocol-seam.js';
 
 /** What one side knows of the session a call belongs to; every field optional. */
 export interface McpSessionFacts {
@@ -89,31 +90,14 @@ interface Network {
   port?: number;
 }
 
-/*
- * The SDK's transports say little about themselves in public, so they are recognised by shape, on
- * both SDK lines: a Streamable HTTP client transport keeps its URL (`_url`) and has
- * `terminateSession()`; an HTTP server transport has `handleRequest()`; a stdio client transport has
- * `pid` and `stderr`, a stdio server transport `_stdin` and `_stdout`. An unknown transport (in-memory,
- * custom) records no network attributes rather than a wrong one.
- */
+/** The transport's network attributes (protocol-seam.ts tells it by its shape); none for an unknown one, rather than a wrong one. */
 function networkOf(transport: unknown, overHttp: boolean): Network {
   if (overHttp) return { transport: NETWORK_TRANSPORT_VALUE_TCP };
-  if (transport === null || typeof transport !== 'object') return {};
-  try {
-    const shape = transport as Record<string, unknown>;
-    const url = shape._url;
-    if (url instanceof URL) {
-      const port = Number(url.port) || (url.protocol === 'https:' ? 443 : url.protocol === 'http:' ? 80 : undefined);
-      return { transport: NETWORK_TRANSPORT_VALUE_TCP, address: url.hostname.replace(/^\[|\]$/g, ''), port };
-    }
-    if (typeof shape.handleRequest === 'function' || typeof shape.terminateSession === 'function') {
-      return { transport: NETWORK_TRANSPORT_VALUE_TCP };
-    }
-    if (('pid' in shape && 'stderr' in shape) || ('_stdin' in shape && '_stdout' in shape)) {
-      return { transport: NETWORK_TRANSPORT_VALUE_PIPE };
-    }
-  } catch {
-    // a transport whose getters throw: nothing safe to say about it
-  }
-  return {};
+  const shape = transportShapeOf(transport);
+  if (shape === undefined) return {};
+  if (shape.kind === 'stdio') return { transport: NETWORK_TRANSPORT_VALUE_PIPE };
+  const url = shape.url;
+  if (url === undefined) return { transport: NETWORK_TRANSPORT_VALUE_TCP };
+  const port = Number(url.port) || (url.protocol === 'https:' ? 443 : url.protocol === 'http:' ? 80 : undefined);
+  return { transport: NETWORK_TRANSPORT_VALUE_TCP, address: url.hostname.replace(/^\[|\]$/g, ''), port };
 }

@@ -6,6 +6,7 @@ import type { McpSessionFacts } from './attributes.js';
 import { keepVersionOf } from './negotiated-version.js';
 import { observeOperation } from './operation-span.js';
 import { messageWithTraceContext } from './propagation.js';
+import { nextRequestId, replaceMethod } from './protocol-seam.js';
 
 /*
  * Every message an instrumented client sends carries its trace context: the client's own
@@ -16,8 +17,8 @@ import { messageWithTraceContext } from './propagation.js';
  *
  * A `tools/call` is injected by the observed `callTool` itself (its params, with its span's context),
  * not here. Its request is where the client learns its JSON-RPC id: the SDK takes it from
- * its counter (`_requestMessageId`, both lines) synchronously inside `request()`, so the counter moving
- * by exactly one across the call says which id this request got; the id is set on the call's span.
+ * its counter synchronously inside `request()`, so the counter moving by exactly one across the call
+ * says which id this request got (protocol-seam.ts's `nextRequestId`); the id is set on the call's span.
  *
  * With an OpenTelemetry listener (`telemetry`), every other request and notification gets its own
  * CLIENT span (operation-span.ts), the one injected into its `_meta`, with its request id the same way.
@@ -33,10 +34,6 @@ export function awaitRequestId(span: Span | undefined): void {
 
 export type Send = (this: unknown, message: unknown, ...rest: unknown[]) => unknown;
 
-interface Counter {
-  _requestMessageId?: unknown;
-}
-
 /** The other side of a client's operations: a session's facts (transport, session id, protocol version). */
 export interface ClientOperations {
   readonly telemetry: OperationTelemetry;
@@ -45,29 +42,22 @@ export interface ClientOperations {
 
 /** Replaces `request` and `notification` of `client` (own properties) by context-injecting ones. */
 export function injectIntoMessages(client: object, operations?: ClientOperations): void {
-  const target = client as Record<string, unknown>;
-  const request = target.request;
-  if (typeof request === 'function') {
-    const send = request as Send;
-    Object.defineProperty(client, 'request', {
-      configurable: true,
-      writable: true,
-      value: function requestWithContext(this: object, message: unknown, ...rest: unknown[]) {
-        return sendRequest(this, send, message, rest, operations);
+  replaceMethod(
+    client,
+    'request',
+    (send) =>
+      function requestWithContext(this: unknown, message: unknown, ...rest: unknown[]) {
+        return sendRequest(this as object, send, message, rest, operations);
       },
-    });
-  }
-  const notification = target.notification;
-  if (typeof notification === 'function') {
-    const send = notification as Send;
-    Object.defineProperty(client, 'notification', {
-      configurable: true,
-      writable: true,
-      value: function notificationWithContext(this: object, message: unknown, ...rest: unknown[]) {
-        return sendNotification(this, send, message, rest, operations);
+  );
+  replaceMethod(
+    client,
+    'notification',
+    (send) =>
+      function notificationWithContext(this: unknown, message: unknown, ...rest: unknown[]) {
+        return sendNotification(this as object, send, message, rest, operations);
       },
-    });
-  }
+  );
 }
 
 /**
@@ -82,23 +72,22 @@ export function sendRequest(
   operations: ClientOperations | undefined,
 ): unknown {
   if (message === null || typeof message !== 'object') return send.call(client, message, ...rest);
-  const counter = client as Counter;
   const method = (message as { method?: unknown }).method;
   // a tools/call's params already carry the context of its span (instrument-client.ts)
   if (method !== MCP_METHOD_NAME_VALUE_TOOLS_CALL) {
     const sendWithContext = (span: Span | undefined) => {
-      const before = counter._requestMessageId;
+      const before = nextRequestId(client);
       const sent = send.call(client, messageWithTraceContext(message), ...rest);
-      if (span !== undefined) setRequestId(span, before, counter._requestMessageId);
+      if (span !== undefined) setRequestId(span, before, nextRequestId(client));
       if (method === 'initialize') keepVersionOf(client, sent);
       return sent;
     };
     if (operations === undefined || typeof method !== 'string') return sendWithContext(undefined);
     return observeOperation(operations.telemetry, clientOperation(operations, method, message), sendWithContext);
   }
-  const before = counter._requestMessageId;
+  const before = nextRequestId(client);
   const sent = send.call(client, message, ...rest);
-  recordRequestId(before, counter._requestMessageId);
+  recordRequestId(before, nextRequestId(client));
   return sent;
 }
 

@@ -1,5 +1,6 @@
 import { type Context, createContextKey } from '@opentelemetry/api';
 import { MCP_HTTP_PEER_DESCRIPTION } from '../../internal/protocol.js';
+import { replaceMethod } from './protocol-seam.js';
 
 /*
  * Who sent an MCP request over HTTP, for the server span's `client.address` / `client.port` and
@@ -26,24 +27,21 @@ export function httpPeerOf(ctx: Context): HttpPeer | undefined {
   return ctx.getValue(HTTP_PEER) as HttpPeer | undefined;
 }
 
-type HandleRequest = (this: unknown, req: unknown, ...rest: unknown[]) => unknown;
-
 /** Wraps `transport.handleRequest` (once) so that each request runs with its peer in the context. */
 export function watchHttpPeers(transport: unknown, withPeer: (peer: HttpPeer, run: () => unknown) => unknown): void {
   if (transport === null || typeof transport !== 'object' || wrappedTransports.has(transport)) return;
   try {
-    const handle = (transport as { handleRequest?: unknown }).handleRequest;
-    if (typeof handle !== 'function') return;
-    wrappedTransports.add(transport);
-    Object.defineProperty(transport, 'handleRequest', {
-      configurable: true,
-      writable: true,
-      value: function handleRequestWithPeer(this: unknown, req: unknown, ...rest: unknown[]) {
-        const peer = peerOf(req);
-        const run = () => (handle as HandleRequest).call(this, req, ...rest);
-        return peer === undefined ? run() : withPeer(peer, run);
-      },
-    });
+    const replaced = replaceMethod(
+      transport,
+      'handleRequest',
+      (handle) =>
+        function handleRequestWithPeer(this: unknown, req: unknown, ...rest: unknown[]) {
+          const peer = peerOf(req);
+          const run = () => handle.call(this, req, ...rest);
+          return peer === undefined ? run() : withPeer(peer, run);
+        },
+    );
+    if (replaced) wrappedTransports.add(transport);
   } catch {
     // a transport that cannot be patched: its requests have no peer attributes
   }

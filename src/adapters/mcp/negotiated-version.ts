@@ -1,4 +1,4 @@
-import { wrapRequestHandler } from './server-seam.js';
+import { onRequestHandlers } from './protocol-seam.js';
 
 /*
  * The protocol version an `initialize` exchange settled on, for the side that does not keep it: a
@@ -31,19 +31,14 @@ export function keepVersionOf(side: object, pending: unknown): void {
 
 /** Wraps the low-level Server's `initialize` handler (both lines) to keep the version. */
 export function watchInitialize(lowLevel: unknown): void {
-  try {
-    if (lowLevel === null || typeof lowLevel !== 'object') return;
-    wrapRequestHandler(
-      lowLevel,
-      'initialize',
-      (handler) =>
-        function initializeWatched(this: unknown, ...args: unknown[]) {
+  if (lowLevel === null || typeof lowLevel !== 'object') return;
+  onRequestHandlers(lowLevel, 'negotiated-version', (method, handler) =>
+    method !== 'initialize'
+      ? undefined
+      : function initializeWatched(this: unknown, ...args: unknown[]) {
           const answer = handler.apply(this, args);
           keepVersionOf(lowLevel, answer);
           return answer;
         },
-    );
-  } catch {
-    // a Server of another shape: its version stays unknown, as before
-  }
+  );
 }

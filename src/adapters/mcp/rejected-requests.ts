@@ -1,15 +1,15 @@
 import { context } from '@opentelemetry/api';
-import { logger } from '../../internal/logger.js';
 import { observeRejectedCall } from '../../internal/observe-rejected-call.js';
+import { MCP_METHOD_NAME_VALUE_TOOLS_CALL } from '../../otel/semconv.js';
 import type { ToolCallListener, ToolCallRejection } from '../../tool-call-listener.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
 import type { McpSessionFacts } from './attributes.js';
 import { mcpAttributes } from './attributes.js';
 import { httpPeerOf } from './http-peer.js';
 import { extractTraceContext } from './propagation.js';
+import { onRequestHandlers } from './protocol-seam.js';
 import { rejectedServerCall } from './remote-call.js';
-import { requestFactsOf, requestOfExecutor, requestOfHandler, sessionIdOf } from './server-request.js';
-import { wrapRequestHandler } from './server-seam.js';
+import { requestFactsOf, requestOfHandlerExtra, sessionIdOf } from './server-seam.js';
 import { settleTaskCall } from './task-tools.js';
 import { mcpToolFailure, reportedResult } from './tool-error.js';
 import { methodNotFound } from './unhandled-requests.js';
@@ -17,8 +17,8 @@ import { methodNotFound } from './unhandled-requests.js';
 /*
  * A `tools/call` McpServer answers without running a tool: an unknown (or disabled) tool, arguments
  * that fail the input schema. The tool's own hook (instrument-server.ts) never runs for it, so the
- * `tools/call` request handler McpServer registers on its low-level Server (`_requestHandlers`, a Map
- * keyed by method on both SDK lines) is wrapped: when the request settles and no tool ran for it,
+ * `tools/call` request handler McpServer registers on its low-level Server (with its first tool) is
+ * wrapped, when it is registered (protocol-seam.ts): when the request settles and no tool ran for it,
  * what McpServer answered is observed as a rejected call (`ToolCallInfo.rejection`: the model called
  * a tool wrong), a SERVER span `tools/call {tool}` in the client's trace with the failure recorded as
  * the conventions ask (a JSON-RPC error answer: its code as `error.type` and `rpc.response.status_code`;
@@ -30,7 +30,6 @@ import { methodNotFound } from './unhandled-requests.js';
  */
 
 const ranFor = new WeakSet<object>();
-const wrappedHandlers = new WeakSet<object>();
 
 /** Called by the tool's hook with the tool's arguments: the request object is the last one. */
 export function markToolRan(params: readonly unknown[]): void {
@@ -48,22 +47,15 @@ export interface RejectionWatch {
   readonly facts: () => Pick<McpSessionFacts, 'transport' | 'protocolVersion'>;
 }
 
-/**
- * Wraps the low-level Server's `tools/call` handler, once; a no-op until McpServer has registered it
- * (it does so with the first tool), so it is called again after each registration.
- */
+/** Wraps the low-level Server's `tools/call` handler, now or when McpServer registers it. */
 export function watchRejectedToolCalls(watch: RejectionWatch): void {
-  try {
-    wrapRequestHandler(watch.lowLevel, 'tools/call', (handler) =>
-      wrappedHandlers.has(handler) ? undefined : watchedToolsCall(watch, handler as RequestHandler),
-    );
-  } catch (error) {
-    logger.error('could not watch the tools/call requests McpServer refuses; they are not observed', error);
-  }
+  onRequestHandlers(watch.lowLevel, 'refused-tool-calls', (method, handler) =>
+    method === MCP_METHOD_NAME_VALUE_TOOLS_CALL ? watchedToolsCall(watch, handler as RequestHandler) : undefined,
+  );
 }
 
 function watchedToolsCall(watch: RejectionWatch, handler: RequestHandler): RequestHandler {
-  const watched = function toolsCallWatched(this: unknown, request: unknown, extra: unknown): unknown {
+  return function toolsCallWatched(this: unknown, request: unknown, extra: unknown): unknown {
     const answer = handler.call(this, request, extra);
     if (extra === null || typeof extra !== 'object' || !isThenable(answer)) return answer;
     return answer.then(
@@ -75,8 +67,6 @@ function watchedToolsCall(watch: RejectionWatch, handler: RequestHandler): Reque
         (ranFor.has(extra) ? Promise.reject(error) : settleRejected(watch, request, extra, error, true)),
     );
   };
-  wrappedHandlers.add(watched);
-  return watched;
 }
 
 function isThenable(value: unknown): value is Promise<unknown> {
@@ -98,8 +88,8 @@ function settleRejected(
   const { toolName, input } = toolCallOf(request);
   const failure = thrown ? answer : mcpToolFailure(toolName, answer);
   if (failure === undefined) return answer;
-  // what the request says of itself, read as the tool's hook reads it: 2.x hands a `ctx` with `mcpReq`
-  const facts = 'mcpReq' in extra ? requestOfExecutor([input, extra]) : requestOfHandler([input, extra]);
+  // what the request says of itself, read as the tool's hook reads it
+  const facts = requestOfHandlerExtra(input, extra);
   let reported: string | undefined;
   try {
     reported = observeRefusal(watch, toolName, input, failure, rejectionOf(watch.registry, toolName), facts);

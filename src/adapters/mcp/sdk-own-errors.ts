@@ -1,3 +1,5 @@
+import { onResponses, responseWaitersOf } from './protocol-seam.js';
+
 /*
  * The 1.x SDK raises its own failures as JSON-RPC errors: the connection closed under a request
  * (`McpError` -32000, "Connection closed") and a request that timed out or was aborted (-32001). A
@@ -42,13 +44,7 @@ export function sdkOwnErrorType(error: object, code: number): string | undefined
 export function notePeerAnswers(protocol: unknown): void {
   if (protocol === null || typeof protocol !== 'object') return;
   try {
-    const original = (protocol as { _onresponse?: unknown })._onresponse;
-    if (typeof original !== 'function' || noting.has(original)) return;
-    Object.defineProperty(protocol, '_onresponse', {
-      configurable: true,
-      writable: true,
-      value: onresponseNotingPeerAnswers(original as OnResponse),
-    });
+    onResponses(protocol, (original) => (noting.has(original) ? original : onresponseNotingPeerAnswers(original)));
   } catch {
     // a protocol of another shape: its errors are told apart by their codes alone, as before
   }
@@ -75,9 +71,7 @@ function noteAnswerOf(protocol: unknown, response: unknown): void {
     const code = answer?.error?.code;
     if (typeof code !== 'number' || !SDK_OWN_CODES.has(code)) return;
     const id = Number(answer?.id);
-    const { _responseHandlers: handlers, _requestResolvers: resolvers } = protocol as Record<string, unknown>;
-    for (const waiting of [handlers, resolvers]) {
-      if (!(waiting instanceof Map)) continue;
+    for (const waiting of responseWaitersOf(protocol)) {
       const handler = waiting.get(id);
       if (typeof handler !== 'function') continue;
       waiting.set(id, function peerAnswerNoted(this: unknown, handed: unknown) {

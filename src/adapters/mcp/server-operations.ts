@@ -1,29 +1,23 @@
 import { context } from '@opentelemetry/api';
-import { logger } from '../../internal/logger.js';
 import type { OperationTelemetry } from '../../otel/operation-telemetry.js';
 import { MCP_METHOD_NAME_VALUE_TOOLS_CALL } from '../../otel/semconv.js';
 import type { McpSessionFacts } from './attributes.js';
 import { httpPeerOf } from './http-peer.js';
 import { observeOperation } from './operation-span.js';
 import { extractTraceContext } from './propagation.js';
-import { requestFactsOf, requestOfExecutor, requestOfHandler, sessionIdOf } from './server-request.js';
-import { notificationHandlersOf, requestHandlersOf } from './server-seam.js';
+import { type Handler, onNotificationHandlers, onRequestHandlers } from './protocol-seam.js';
+import { requestFactsOf, requestOfHandlerExtra, sessionIdOf } from './server-seam.js';
 import { boundedMethod, methodNotFound } from './unhandled-requests.js';
 
 /*
- * The SERVER spans of every request and notification the low-level Server handles but `tools/call`
- * (whose span is the tool call's own, instrument-server.ts and rejected-requests.ts): its handlers
- * live in `_requestHandlers` and `_notificationHandlers`, Maps keyed by method on both SDK lines, which
- * the Server reads at each message. Each handler in them is wrapped once, and so is each one set
- * later (McpServer registers the `resources/*`, `prompts/*` and `completion/complete` handlers with the
- * first resource or prompt): the Maps' own `set` wraps what it stores. A handler is called with the
- * request (or notification) and, for a request, what McpServer hands a tool (1.x `extra`, 2.x `ctx`):
- * the span's parent is the context of the request's `_meta`, its facts the request's.
+ * The SERVER spans of every request and notification a low-level Server (or a Client, for what its
+ * server sends it) handles but `tools/call` (whose span is the tool call's own, server-tool-calls.ts
+ * and rejected-requests.ts): each of its handlers is wrapped, those set later too (McpServer registers
+ * the `resources/*`, `prompts/*` and `completion/complete` handlers with the first resource or
+ * prompt), through protocol-seam.ts. A handler is called with the request (or notification) and, for
+ * a request, what McpServer hands a tool (1.x `extra`, 2.x `ctx`): the span's parent is the context of
+ * the request's `_meta`, its facts the request's.
  */
-
-type Handler = (this: unknown, message: unknown, ...rest: unknown[]) => unknown;
-
-const wrapped = new WeakSet<object>();
 
 export interface OperationsWatch {
   readonly lowLevel: unknown;
@@ -36,39 +30,26 @@ export interface OperationsWatch {
 
 /** Wraps the request and notification handlers of the low-level Server, now and as they are set. */
 export function watchOperations(watch: OperationsWatch): void {
-  try {
-    observeHandlers(requestHandlersOf(watch.lowLevel), (handler) => observedRequestHandler(watch, handler));
-    observeHandlers(notificationHandlersOf(watch.lowLevel), (handler) => observedNotificationHandler(watch, handler));
-  } catch (error) {
-    logger.error('could not watch the MCP operations of this server; they have no spans', error);
-  }
-}
-
-function observeHandlers(handlers: unknown, observe: (handler: Handler) => Handler): void {
-  if (!(handlers instanceof Map) || wrapped.has(handlers)) return;
-  wrapped.add(handlers);
-  const wrap = (method: unknown, handler: unknown): unknown =>
-    typeof handler !== 'function' || method === MCP_METHOD_NAME_VALUE_TOOLS_CALL || wrapped.has(handler)
-      ? handler
-      : observe(handler as Handler);
-  for (const [method, handler] of handlers) handlers.set(method, wrap(method, handler));
-  const set = handlers.set;
-  Object.defineProperty(handlers, 'set', {
-    configurable: true,
-    writable: true,
-    value: function setObserved(this: Map<unknown, unknown>, method: unknown, handler: unknown) {
-      return set.call(this, method, wrap(method, handler));
-    },
-  });
+  const notToolsCall = (observe: (handler: Handler) => Handler) => (method: unknown, handler: Handler) =>
+    method === MCP_METHOD_NAME_VALUE_TOOLS_CALL ? undefined : observe(handler);
+  onRequestHandlers(
+    watch.lowLevel,
+    'operations',
+    notToolsCall((handler) => observedRequestHandler(watch, handler)),
+  );
+  onNotificationHandlers(
+    watch.lowLevel,
+    'operations',
+    notToolsCall((handler) => observedNotificationHandler(watch, handler)),
+  );
 }
 
 function observedRequestHandler(watch: OperationsWatch, handler: Handler): Handler {
-  const observed = function observedRequest(this: unknown, request: unknown, extra: unknown, ...rest: unknown[]) {
+  return function observedRequest(this: unknown, request: unknown, extra: unknown, ...rest: unknown[]) {
     const method = methodOf(request);
     if (method === undefined) return handler.call(this, request, extra, ...rest);
-    // what the request says of itself, read as the tool's hook reads it: 2.x hands a `ctx` with `mcpReq`
-    const isContext = extra !== null && typeof extra === 'object' && 'mcpReq' in extra;
-    const facts = isContext ? requestOfExecutor([undefined, extra]) : requestOfHandler([undefined, extra]);
+    // what the request says of itself, read as the tool's hook reads it
+    const facts = requestOfHandlerExtra(undefined, extra);
     const { parent, links } = extractTraceContext(facts.meta);
     const session = watch.facts();
     return observeOperation(
@@ -92,12 +73,10 @@ function observedRequestHandler(watch: OperationsWatch, handler: Handler): Handl
       () => handler.call(this, request, extra, ...rest),
     );
   };
-  wrapped.add(observed);
-  return observed;
 }
 
 function observedNotificationHandler(watch: OperationsWatch, handler: Handler): Handler {
-  const observed = function observedNotification(this: unknown, notification: unknown, ...rest: unknown[]) {
+  return function observedNotification(this: unknown, notification: unknown, ...rest: unknown[]) {
     const method = methodOf(notification);
     if (method === undefined) return handler.call(this, notification, ...rest);
     const params = paramsOf(notification);
@@ -108,8 +87,6 @@ function observedNotificationHandler(watch: OperationsWatch, handler: Handler): 
       () => handler.call(this, notification, ...rest),
     );
   };
-  wrapped.add(observed);
-  return observed;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { OperationTelemetry } from '../../otel/operation-telemetry.js';
 import { type McpSide, recordMcpSessionDuration } from '../../otel/remote-call-metrics.js';
 import { ATTR_ERROR_TYPE } from '../../otel/stable-semconv.js';
 import { addSessionAttributes, type McpSessionFacts } from './attributes.js';
+import { hasRequestsInFlight, replaceMethod } from './protocol-seam.js';
 
 /*
  * `mcp.client.session.duration` / `mcp.server.session.duration`: a session lasts from `connect()`
@@ -48,16 +49,15 @@ export function noteClosing(protocol: unknown): void {
 export function watchOwnClose(protocol: unknown): void {
   if (protocol === null || typeof protocol !== 'object') return;
   try {
-    const close = (protocol as { close?: unknown }).close;
-    if (typeof close !== 'function') return;
-    Object.defineProperty(protocol, 'close', {
-      configurable: true,
-      writable: true,
-      value: function closeNoted(this: unknown, ...args: unknown[]) {
-        noteClosing(protocol);
-        return close.apply(this, args);
-      },
-    });
+    replaceMethod(
+      protocol,
+      'close',
+      (close) =>
+        function closeNoted(this: unknown, ...args: unknown[]) {
+          noteClosing(protocol);
+          return close.apply(this, args);
+        },
+    );
   } catch {
     // a close that cannot be replaced: its session's end is judged by what is in flight
   }
@@ -109,17 +109,8 @@ export function startSession(
 /** The session's `error.type` when it closes now, or `undefined` for an ordinary end (see above). */
 function endedInError(protocol: unknown, failed: boolean, transportError: unknown): string | undefined {
   if (protocol === null || typeof protocol !== 'object' || closing.has(protocol)) return undefined;
-  try {
-    const { _responseHandlers: sent, _requestHandlerAbortControllers: received } = protocol as {
-      _responseHandlers?: unknown;
-      _requestHandlerAbortControllers?: unknown;
-    };
-    if ((sent instanceof Map && sent.size > 0) || (received instanceof Map && received.size > 0)) {
-      return CONNECTION_CLOSED;
-    }
-  } catch {
-    // a protocol whose fields cannot be read: what the transport said
-  }
+  // a protocol whose fields cannot be read has none in flight: what the transport said
+  if (hasRequestsInFlight(protocol)) return CONNECTION_CLOSED;
   return failed ? errorTypeOf(transportError) : undefined;
 }
 

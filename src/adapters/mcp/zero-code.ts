@@ -11,9 +11,11 @@ import { declaredRange, noticeUnsupported } from '../../internal/version-range.j
 import { operationTelemetryOf } from '../../otel/operation-telemetry.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { type Send, sendNotification, sendRequest } from './client-messages.js';
-import { clientSessionFacts, instrumentClient, watchServerRequests } from './instrument-client.js';
+import { clientSessionFacts } from './client-seam.js';
+import { instrumentClient, watchServerRequests } from './instrument-client.js';
 import { instrumentServer } from './instrument-server.js';
 import { MCP_SDK_VERSIONS, MCP_SPLIT_VERSIONS } from './manifest.js';
+import { RESPONSE_ENTRY } from './protocol-seam.js';
 import { onresponseNotingPeerAnswers } from './sdk-own-errors.js';
 import { noteClosing, startSession } from './session-duration.js';
 
@@ -105,7 +107,7 @@ export function mcpModules(context: PatchContext): {
   const unpatchClient = (moduleExports: { Client?: { prototype: Prototype } }) => {
     const prototype = moduleExports.Client?.prototype;
     if (!prototype) return;
-    for (const method of ['callTool', 'request', 'notification', 'connect', 'close', '_onresponse'] as const) {
+    for (const method of ['callTool', 'request', 'notification', 'connect', 'close', RESPONSE_ENTRY] as const) {
       if (isWrapped(prototype[method])) unwrap(prototype, method);
     }
   };
@@ -128,8 +130,8 @@ export function mcpModules(context: PatchContext): {
     patchSend('request', sendRequest);
     patchSend('notification', sendNotification);
     // a peer's error answer told from the SDK's own failure of the same code (sdk-own-errors.ts)
-    if (typeof prototype._onresponse === 'function') {
-      wrap(prototype, '_onresponse', (original) => onresponseNotingPeerAnswers(original as AnyFunction));
+    if (typeof prototype[RESPONSE_ENTRY] === 'function') {
+      wrap(prototype, RESPONSE_ENTRY, (original) => onresponseNotingPeerAnswers(original as AnyFunction));
     }
     if (typeof prototype.connect !== 'function' || telemetry === undefined) return;
     wrap(

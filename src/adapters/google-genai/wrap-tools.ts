@@ -1,0 +1,39 @@
+import { isObserved } from '../../internal/observed-marker.js';
+import { assertListener, assertToolList, describe } from '../../internal/validate.js';
+import type { ToolCallListener } from '../../tool-call-listener.js';
+import { type CallableToolLike, isCallableTool } from './callable-tool.js';
+import { observedCallableTool } from './observed-callable-tool.js';
+
+/**
+ * Wraps the CallableTools of `config.tools` (`mcpToTool(client)`, or any `{ tool(), callTool() }`)
+ * so that `listener` sees each function call `@google/genai`'s automatic function calling makes;
+ * other entries (function declarations, Google Search, code execution) are returned as they are. Same
+ * order, same types; each wrapped tool stands for its original.
+ *
+ * @example
+ * await ai.models.generateContent({ model, contents, config: { tools: wrapTools([mcpToTool(client)], listener) } });
+ */
+export function wrapTools<const Tools extends readonly unknown[], Context = unknown>(
+  tools: Tools,
+  listener: ToolCallListener<Context>,
+): { -readonly [K in keyof Tools]: Tools[K] } {
+  assertToolList(tools, listener, 'wrapTools', { of: 'tools' });
+  return tools.map((tool) =>
+    isCallableTool(tool) && !isObserved(tool.callTool)
+      ? observedCallableTool(tool, listener as ToolCallListener<unknown>)
+      : tool,
+  ) as { -readonly [K in keyof Tools]: Tools[K] };
+}
+
+/** `wrapTools` for one CallableTool: a stand-in for it, same type, whose calls `listener` sees. */
+export function wrapTool<T extends CallableToolLike, Context = unknown>(
+  tool: T,
+  listener: ToolCallListener<Context>,
+): T {
+  if (!isCallableTool(tool)) {
+    throw new TypeError(`wrapTool: \`tool\` must be a CallableTool ({ tool(), callTool() }), got ${describe(tool)}`);
+  }
+  assertListener(listener, 'wrapTool');
+  if (isObserved(tool.callTool)) return tool;
+  return observedCallableTool(tool, listener as ToolCallListener<unknown>);
+}

@@ -1,0 +1,64 @@
+import { trace } from '@opentelemetry/api';
+import { observeCall } from '../../internal/observe-call.js';
+import type { ToolCallListener } from '../../tool-call-listener.js';
+import { FRAMEWORK_MCP } from '../frameworks.js';
+import { mcpAttributes } from './attributes.js';
+import { awaitRequestId } from './client-messages.js';
+import { protocolVersionOf, toolCallOf } from './client-seam.js';
+import { withTraceContext } from './propagation.js';
+import { replaceMethod } from './protocol-seam.js';
+import { clientCall } from './remote-call.js';
+import { mcpToolFailure, reportedResult } from './tool-error.js';
+
+/*
+ * A client's tool calls: its `callTool` (replaced on the instance) observes each call as a remote
+ * call (`ToolCallInfo.remote`, side `client`) and sends the call's span context in the request's
+ * `params._meta` (a stand-in for the app's params, propagation.ts). The JSON-RPC request id is
+ * assigned inside the SDK when the request is sent, after the listener's `beforeCall`: it is set on
+ * the call's span then (client-messages.ts), not in `ToolCallInfo`.
+ */
+
+type CallTool = (this: unknown, ...args: unknown[]) => unknown;
+
+/** Observes every `callTool` of `client` with `listener`. */
+export function observeClientToolCalls(client: object, listener: ToolCallListener<unknown>): void {
+  replaceMethod(client, 'callTool', (callTool) => observedCallTool(callTool as CallTool, listener));
+}
+
+function observedCallTool(callTool: CallTool, listener: ToolCallListener<unknown>): CallTool {
+  return function observedCallTool(this: unknown, ...args: unknown[]) {
+    const request = toolCallOf(args);
+    if (request === undefined) return callTool.apply(this, args); // the SDK reports its own usage errors
+    const { toolName, input, signal } = request;
+    const client = this as { transport?: { sessionId?: unknown } };
+    const callerSpan = trace.getActiveSpan();
+    return observeCall(
+      {
+        definition: { name: toolName },
+        metadata: {},
+        input,
+        toolContext: {
+          signal,
+          framework: FRAMEWORK_MCP,
+          attributes: mcpAttributes({
+            sessionId: client.transport?.sessionId,
+            protocolVersion: protocolVersionOf(client),
+            transport: client.transport,
+          }),
+          remote: clientCall(),
+        },
+        // inside the call's span context (the listener's runInContext): that is what is injected, here
+        // rather than in `request()`, so that a stand-in client (zero-code) whose `callTool` runs on
+        // the original client still sends it
+        run: () => {
+          const span = trace.getActiveSpan();
+          if (span !== callerSpan) awaitRequestId(span); // the listener's own span: its request id is known later
+          return callTool.apply(this, [withTraceContext(args[0] as object), ...args.slice(1)]);
+        },
+        failureOf: (result) => mcpToolFailure(toolName, result),
+        report: reportedResult,
+      },
+      listener,
+    ) as unknown;
+  };
+}
