@@ -55,7 +55,8 @@ function injectedFields(): Record<string, string> | undefined {
  */
 function isPlainObject(value: object): boolean {
   const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
+  // an own `__proto__` key (JSON.parse makes them) would be the copy's prototype under Object.assign
+  return (prototype === Object.prototype || prototype === null) && !Object.hasOwn(value, '__proto__');
 }
 
 /**
@@ -77,7 +78,10 @@ export function withTraceContext<Params extends object>(params: Params): Params 
     if (fields === undefined) return params;
     const plainMeta = meta === undefined || isPlainObject(meta as object);
     if (plainMeta && isPlainObject(params)) {
-      return { ...params, _meta: meta === undefined ? fields : { ...(meta as object), ...fields } };
+      // Object.assign, not a spread: on Node 20 a spread copy that gains a key costs ten times more
+      const copy = Object.assign({}, params) as Params & { _meta: Record<string, string> };
+      copy._meta = meta === undefined ? fields : Object.assign({}, meta, fields);
+      return copy;
     }
     const withContext = meta === undefined ? fields : forwardingObject(meta as object, new Map(Object.entries(fields)));
     return forwardingObject(params, new Map([['_meta', withContext]]));
