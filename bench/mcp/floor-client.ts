@@ -85,7 +85,7 @@ export function floorClient(client: Client, transport: Transport): FloorClient {
       try {
         sending = span;
         const result = (await context.with(spanContext, () =>
-          client.callTool({ ...params, _meta: meta }),
+          client.callTool({ name, arguments: params.arguments, _meta: meta }),
         )) as CallToolResult;
         if (result.isError === true) errorType = 'tool_error';
         return result;
