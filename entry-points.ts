@@ -20,6 +20,7 @@ export const ENTRY_POINTS = {
   './genkit': 'src/adapters/genkit/index.ts',
   './openai': 'src/adapters/openai/index.ts',
   './google-genai': 'src/adapters/google-genai/index.ts',
+  './ai-sdk-mcp': 'src/adapters/ai-sdk-mcp/index.ts',
   './instrumentation': 'src/instrumentation/index.ts',
   './register': 'src/register.ts',
 } as const;

@@ -120,6 +120,8 @@ export default defineConfig({
       'test/adapters/claude-agent-sdk/**/*.test.ts',
       // openai needs Node 22 (its engines field): its adapter's tests run here on Node 24 too
       'test/adapters/openai/**/*.test.ts',
+      // @ai-sdk/mcp 2.x (with ai 7) needs Node 22: the 1.x the root installs runs in the main run
+      'test/adapters/ai-sdk-mcp/**/*.test.ts',
       ...ZERO_CODE_SUITE,
     ],
     // the app folder the zero-code suite's apps run in on this line

@@ -1,4 +1,5 @@
 import { manifest as aiSdk } from './ai-sdk/manifest.js';
+import { manifest as aiSdkMcp } from './ai-sdk-mcp/manifest.js';
 import { manifest as anthropic } from './anthropic/manifest.js';
 import { manifest as claudeAgentSdk } from './claude-agent-sdk/manifest.js';
 import type { FrameworkManifest } from './framework-manifest.js';
@@ -26,4 +27,5 @@ export const FRAMEWORK_MANIFESTS: readonly FrameworkManifest[] = [
   genkit,
   openai,
   googleGenai,
+  aiSdkMcp,
 ];

@@ -19,6 +19,7 @@ export const ADAPTER_FRAMEWORKS: Partial<Record<Subpath, RegExp>> = {
   './genkit': /^(genkit|@genkit-ai\/.*)$/,
   './openai': /^openai$/,
   './google-genai': /^@google\/genai$/,
+  './ai-sdk-mcp': /^@ai-sdk\/mcp$/,
 };
 
 export const isFrameworkPackage = (name: string) =>
