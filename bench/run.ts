@@ -3,7 +3,7 @@
  * against the bare tool, against hand-written OpenTelemetry code (the floor) and against the peers
  * (OpenInference, Traceloop, Langfuse), with the bytes each allocates per call. See BENCHMARKS.md.
  *
- *   node --import tsx bench/run.ts [--quick] [--only startup] [--out <file.json>]
+ *   node --import tsx bench/run.ts [--quick] [--only startup|mcp] [--out <file.json>]
  *
  * Each world runs in a child process of its own (bench/suite.ts and bench/peers/suite.ts bundled by
  * esbuild; bench/memory.ts and bench/shared-times.ts under tsx; all with --expose-gc), once timed and,
@@ -14,7 +14,8 @@
  * absent, see bench/lib/peers.ts); without them their rows are skipped and the report says why.
  * --quick runs every case a couple of times and 20,000 calls for the memory check: it proves the
  * suite works, its numbers mean nothing. --only startup runs the startup group alone, on every
- * installed Node (its table and targets; bench/results/startup.tmp.json).
+ * installed Node (its table and targets; bench/results/startup.tmp.json); --only mcp the MCP round
+ * trip alone (its table and target; bench/results/mcp.tmp.json).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -57,13 +58,22 @@ const { values } = parseArgs({
   options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, out: { type: 'string' } },
 });
 const quick = values.quick || process.env.BENCH_QUICK === '1';
-if (values.only !== undefined && values.only !== 'startup') {
-  throw new Error(`--only takes one group: startup (not ${JSON.stringify(values.only)})`);
+/** The groups that run alone (`--only`), each with the JSON it writes by default. */
+const GROUPS_ALONE: Readonly<Record<string, string>> = { startup: 'startup.tmp.json', mcp: 'mcp.tmp.json' };
+if (values.only !== undefined && !Object.hasOwn(GROUPS_ALONE, values.only)) {
+  throw new Error(
+    `--only takes one group: ${Object.keys(GROUPS_ALONE).join(' or ')} (not ${JSON.stringify(values.only)})`,
+  );
 }
-const startupOnly = values.only === 'startup';
+const only = values.only;
 const out =
   values.out ??
-  join(root, 'bench', 'results', startupOnly ? 'startup.tmp.json' : quick ? 'quick.tmp.json' : 'latest.json');
+  join(
+    root,
+    'bench',
+    'results',
+    only !== undefined ? (GROUPS_ALONE[only] as string) : quick ? 'quick.tmp.json' : 'latest.json',
+  );
 const memoryCalls = quick ? 20_000 : 1_000_000;
 /**
  * Processes that measure each target's comparisons (the timed world's own, then that many less one
@@ -76,6 +86,11 @@ const targetProcesses = quick ? 2 : 5;
  * each installed Node; --quick skips the unmeasured first run of each case.
  */
 const startupSettings = { rounds: quick ? 1 : 12, runtimes: startupRuntimes(root), warmUp: !quick };
+/**
+ * The MCP group's rounds (one batch of 200 round trips per world each): its target is judged on
+ * their pooled ratios; BENCH_MCP_ROUNDS sets another count (more rounds, a narrower interval).
+ */
+const mcpRounds = Number(process.env.BENCH_MCP_ROUNDS ?? 30);
 const scratch = mkdtempSync(join(tmpdir(), 'otel-tool-calls-bench-'));
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -212,9 +227,46 @@ async function startupAlone(): Promise<void> {
   console.log(`\nJSON: ${out}`);
 }
 
+/**
+ * The MCP round trip over stdio (bench/mcp-round-trip.ts and its server, bundled): four worlds in
+ * rotating batches, `rounds` of them.
+ */
+async function measureMcp(): Promise<McpRoundTripResult> {
+  log('▶ MCP round trip over stdio');
+  const mcpFile = join(scratch, 'mcp-round-trip.json');
+  const mcpServer = await bundleForNode(root, join('bench', 'mcp', 'server.ts'), join(scratch, 'mcp-server.mjs'));
+  const mcpClient = await bundleForNode(root, join('bench', 'mcp-round-trip.ts'), join(scratch, 'mcp-round-trip.mjs'));
+  await node([
+    ...[mcpClient, '--server', mcpServer, '--out', mcpFile],
+    ...(quick ? ['--pairs', '2', '--calls', '5'] : ['--pairs', String(mcpRounds), '--calls', '200']),
+  ]);
+  return JSON.parse(readFileSync(mcpFile, 'utf8')) as McpRoundTripResult;
+}
+
+/** The MCP group alone: its table and target, and its JSON. */
+async function mcpAlone(): Promise<void> {
+  const mcpRoundTrip = await measureMcp();
+  const targets = [evaluateMcpTarget(mcpRoundTrip)];
+  const machine = machineState();
+  const elapsedSeconds = Math.round((Date.now() - started) / 1000);
+  mkdirSync(dirname(out), { recursive: true });
+  const command = `node --import tsx bench/run.ts --only mcp${quick ? ' --quick' : ''}`;
+  writeFileSync(
+    out,
+    `${JSON.stringify({ generatedAt: new Date().toISOString(), quick, command, elapsedSeconds, machine, mcpRoundTrip, targets }, null, 2)}\n`,
+  );
+  console.log(`otel-tool-calls benchmark, the MCP group alone${quick ? ' (QUICK MODE: not measurements)' : ''}`);
+  console.log(`load average ${machine.loadAverageBefore[0]} → ${machine.loadAverageAfter[0]}; ${elapsedSeconds} s\n`);
+  console.log(formatMcpRoundTrip(mcpRoundTrip));
+  console.log(`\nTargets${quick ? ' (quick mode: not judged on these numbers)' : ''}:\n${formatTargets(targets)}`);
+  console.log(`\nJSON: ${out}`);
+}
+
 try {
-  if (startupOnly) {
+  if (only === 'startup') {
     await startupAlone();
+  } else if (only === 'mcp') {
+    await mcpAlone();
   } else {
     await everything();
   }
@@ -269,15 +321,7 @@ async function everything(): Promise<void> {
   await node([inFlightScript, '--out', inFlightFile, '--pairs', quick ? '1' : '20']);
   const inFlight = JSON.parse(readFileSync(inFlightFile, 'utf8')) as InFlightResult;
 
-  log('▶ MCP round trip over stdio');
-  const mcpFile = join(scratch, 'mcp-round-trip.json');
-  const mcpServer = await bundleForNode(root, join('bench', 'mcp', 'server.ts'), join(scratch, 'mcp-server.mjs'));
-  const mcpClient = await bundleForNode(root, join('bench', 'mcp-round-trip.ts'), join(scratch, 'mcp-round-trip.mjs'));
-  await node([
-    ...[mcpClient, '--server', mcpServer, '--out', mcpFile],
-    ...(quick ? ['--pairs', '2', '--calls', '5'] : ['--pairs', '30', '--calls', '200']),
-  ]);
-  const mcpRoundTrip = JSON.parse(readFileSync(mcpFile, 'utf8')) as McpRoundTripResult;
+  const mcpRoundTrip = await measureMcp();
 
   log('▶ startup');
   const startup = await measureStartup(root, startupSettings, log);

@@ -1,9 +1,16 @@
-import { type Band, band } from './band.js';
+import { band } from './band.js';
 import type { PairedResult } from './paired.js';
 import type { PeersStatus } from './peers.js';
 import type { AllocationReportRow, ReportRow } from './rows.js';
 import type { StartupResult } from './startup.js';
-import type { InFlightResult, McpRoundTripResult, MemoryResult, SharedTimesResult, Target } from './targets.js';
+import {
+  type InFlightResult,
+  MCP_FLOOR_LIMIT,
+  type McpRoundTripResult,
+  type MemoryResult,
+  type SharedTimesResult,
+  type Target,
+} from './targets.js';
 
 /** The report as text: markdown tables and lines, printed and pasted into BENCHMARKS.md. */
 
@@ -19,16 +26,22 @@ export function formatInFlight(result: InFlightResult): string {
 }
 
 export function formatMcpRoundTrip(result: McpRoundTripResult): string {
-  const alone = band(result.ratios, 1.05);
-  const atAll = band(result.noSdkRatios, 1.05);
-  const interval = (b: Band) => `${b.median.toFixed(2)} (95 % interval ${b.low.toFixed(2)}–${b.high.toFixed(2)})`;
+  const interval = (values: readonly number[]) => {
+    const b = band(values, MCP_FLOOR_LIMIT);
+    return `${b.median.toFixed(2)}× (95 % interval ${b.low.toFixed(2)}–${b.high.toFixed(2)}×)`;
+  };
+  const row = (label: string, total: number, server: number) =>
+    `  ${label.padEnd(52)} ${ns(total).padStart(9)}   (server ${ns(server)})`;
   return [
-    `MCP tools/call round trip over stdio (CPU of client + server per call, ${result.pairs} triples of ${result.callsPerBatch} calls):`,
-    `  bare server, no SDK in it        ${ns(result.noSdkNs)}`,
-    `  bare client and server, SDK      ${ns(result.sdkNs)}`,
-    `  client and server observed       ${ns(result.observedNs)}`,
-    `  observed × bare with the SDK (this package alone): ${interval(alone)}`,
-    `  observed × bare server without the SDK (tracing at all): ${interval(atAll)}`,
+    `MCP tools/call round trip over stdio (CPU of client + server per call, ${result.pairs} rounds of ${result.callsPerBatch} calls per world):`,
+    row('bare server, no SDK in it', result.noSdkNs, result.serverNs.none),
+    row('bare client and server, SDK', result.sdkNs, result.serverNs.sdk),
+    row('floor: the same telemetry written by hand, SDK', result.floorNs, result.serverNs.floor),
+    row('client and server observed, SDK', result.observedNs, result.serverNs.observed),
+    `  observed × floor (this package's overhead, the target): ${interval(result.floorRatios)}`,
+    `  floor × bare with the SDK (the telemetry itself, done by hand): ${interval(result.floorOverSdkRatios)}`,
+    `  observed × bare with the SDK: ${interval(result.ratios)}`,
+    `  observed × bare server without the SDK (tracing at all): ${interval(result.noSdkRatios)}`,
   ].join('\n');
 }
 

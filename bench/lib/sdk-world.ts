@@ -1,6 +1,12 @@
-import { context, metrics, trace } from '@opentelemetry/api';
+import { context, metrics, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { type ExportResult, ExportResultCode } from '@opentelemetry/core';
+import {
+  CompositePropagator,
+  type ExportResult,
+  ExportResultCode,
+  W3CBaggagePropagator,
+  W3CTraceContextPropagator,
+} from '@opentelemetry/core';
 import {
   AggregationTemporality,
   MeterProvider,
@@ -67,4 +73,15 @@ export function installSdk() {
       await Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]);
     },
   };
+}
+
+/**
+ * NodeSDK's default propagator, W3C trace context and baggage: what carries the trace context across
+ * a process boundary (the MCP round trip's `params._meta`). The per-call worlds do without it: nothing
+ * they time crosses one.
+ */
+export function installPropagator(): void {
+  propagation.setGlobalPropagator(
+    new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
+  );
 }

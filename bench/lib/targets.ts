@@ -48,18 +48,29 @@ export interface InFlightResult {
 }
 
 /**
- * bench/mcp-round-trip.ts: CPU (client + server) per stdio round trip, observed against a bare
- * client and server with the same SDK registered (`sdkNs`, `ratios`: this package alone) and
- * against a bare server with no SDK (`noSdkNs`, `noSdkRatios`: tracing at all).
+ * bench/mcp-round-trip.ts: CPU (client + server) per stdio round trip, one value per world and round
+ * (`pairs` rounds of `callsPerBatch` calls). Observed against the hand-written floor that records the
+ * same telemetry (`floorNs`, `floorRatios`: this package's overhead, the target), against a bare
+ * client and server with the same SDK registered (`sdkNs`, `ratios`: the telemetry and this package
+ * together) and against a bare server with no SDK (`noSdkNs`, `noSdkRatios`: tracing at all).
  */
 export interface McpRoundTripResult {
   readonly pairs: number;
   readonly callsPerBatch: number;
   readonly noSdkNs: number;
   readonly sdkNs: number;
+  readonly floorNs: number;
   readonly observedNs: number;
+  /** The server's part of each world's: median CPU ns per round trip in the server process. */
+  readonly serverNs: { readonly none: number; readonly sdk: number; readonly floor: number; readonly observed: number };
+  /** observed ÷ floor per round: this package's overhead. */
+  readonly floorRatios: number[];
+  /** observed ÷ sdk per round. */
   readonly ratios: number[];
+  /** observed ÷ none per round. */
   readonly noSdkRatios: number[];
+  /** floor ÷ sdk per round: what the telemetry itself costs, done by hand. */
+  readonly floorOverSdkRatios: number[];
 }
 
 export interface Target {
@@ -267,15 +278,22 @@ export function evaluateStartupTargets(startup: StartupResult): Target[] {
   });
 }
 
+/** The MCP target's limit: observed ≤ this × the floor (issue 39). */
+export const MCP_FLOOR_LIMIT = 1.1;
+
 /**
- * The MCP target (issue 25): observed client and server ≤ 1.05 × the bare round trip with the same
- * SDK registered on both sides, pooled: the cost of this package, not of the SDK.
+ * The MCP target (issue 39): observed client and server ≤ 1.10 × the hand-written floor that records
+ * the same spans, histogram samples and propagation with the SDK directly (per round, pooled): what
+ * this package adds, not what the SDK and the telemetry cost. (Issue 25's ≤ 1.05 × bare with the
+ * SDK registered judged the telemetry itself; its ratio stays in the report, as information.)
  */
 export function evaluateMcpTarget(result: McpRoundTripResult): Target {
   return pooledTarget(
     'mcp-stdio-round-trip',
-    'MCP tools/call over stdio, client and server observed ≤ 1.05 × the bare round trip with the same SDK registered (CPU of both processes)',
-    1.05,
-    result.ratios,
+    'MCP tools/call over stdio, client and server observed ≤ 1.10 × the hand-written floor recording the same spans, metrics and propagation (CPU of both processes, per round)',
+    MCP_FLOOR_LIMIT,
+    result.floorRatios,
+    'x',
+    'rounds',
   );
 }

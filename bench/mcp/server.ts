@@ -1,27 +1,37 @@
 // The MCP server of the round-trip row (bench/mcp-round-trip.ts), over stdio: one tool that answers
 // at once. `--world none`: nothing registered (the API's no-ops); `sdk`: the real SDK registered
-// (bench/lib/sdk-world.ts), the server not instrumented; `observed`: the SDK and instrumentServer.
+// (bench/lib/sdk-world.ts), the server not instrumented; `observed`: the SDK and instrumentServer;
+// `floor`: the SDK and the same telemetry written by hand (bench/mcp/floor-server.ts). The worlds
+// with the SDK have NodeSDK's W3C propagator, as the client has.
 import { parseArgs } from 'node:util';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { instrumentServer } from '../../src/adapters/mcp/index.js';
 import { OpenTelemetryToolCallListener } from '../../src/index.js';
-import { installSdk } from '../lib/sdk-world.js';
+import { installPropagator, installSdk } from '../lib/sdk-world.js';
+import { floorServer } from './floor-server.js';
 
+const WORLDS = ['none', 'sdk', 'observed', 'floor'];
 const { values } = parseArgs({ options: { world: { type: 'string', default: 'none' } } });
-const world = values.world;
-if (world !== 'none' && world !== 'sdk' && world !== 'observed')
-  throw new Error('usage: server.ts --world none|sdk|observed');
-if (world !== 'none') installSdk();
+const world = values.world as string;
+if (!WORLDS.includes(world)) throw new Error(`usage: server.ts --world ${WORLDS.join('|')}`);
+if (world !== 'none') {
+  installSdk();
+  installPropagator();
+}
 const bare = new McpServer({ name: 'weather', version: '1.0.0' });
 const server = world === 'observed' ? instrumentServer(bare, new OpenTelemetryToolCallListener()) : bare;
+const floor = world === 'floor' ? floorServer() : undefined;
+const description = 'Current weather of a city';
+const weather = async ({ city }: { city: string }): Promise<CallToolResult> => ({
+  content: [{ type: 'text' as const, text: `${city.length}` }],
+});
 server.registerTool(
   'weather',
-  { description: 'Current weather of a city', inputSchema: { city: z.string() } },
-  async ({ city }) => ({
-    content: [{ type: 'text' as const, text: `${city.length}` }],
-  }),
+  { description, inputSchema: { city: z.string() } },
+  floor === undefined ? weather : floor.traced('weather', description, weather),
 );
 // this process's CPU time so far (µs, user + system): the client adds it to its own per batch
 bare.registerTool('cpu', { description: "The server's CPU time" }, async () => {
@@ -29,4 +39,6 @@ bare.registerTool('cpu', { description: "The server's CPU time" }, async () => {
   return { content: [{ type: 'text' as const, text: String(user + system) }] };
 });
 process.stdin.on('end', () => process.exit(0));
-await server.connect(new StdioServerTransport());
+const transport = new StdioServerTransport();
+floor?.watch(transport);
+await server.connect(transport);

@@ -1,11 +1,12 @@
 /**
  * MCP's observing cost without the pipes: clients and servers in this process over the SDK's
- * InMemoryTransport, the real SDK registered (bench/lib/sdk-world.ts), four pairs (bare, only the
- * client observed, only the server, both) timed in rotating batches of CPU time, so that each side's
- * share shows. Bundle it (bench/lib/bundle.ts) and run it under `node --cpu-prof` to profile one
- * pair alone (`--only both`).
+ * InMemoryTransport, the real SDK registered (bench/lib/sdk-world.ts) with NodeSDK's W3C propagator,
+ * five pairs (bare, only the client observed, only the server, both, and the hand-written floor of
+ * both: bench/mcp/floor-*.ts) timed in rotating batches of CPU time, so that each side's share shows.
+ * Bundle it (bench/lib/bundle.ts) and run it under `node --cpu-prof` to profile one pair alone
+ * (`--only both`, `--only floor`), or to compare two (`--only both,floor`).
  *
- *   node <bundle.mjs> [--seconds 10] [--calls 200] [--only bare|client|server|both]
+ *   node <bundle.mjs> [--seconds 10] [--calls 200] [--only bare,client,server,both,floor]
  */
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -15,7 +16,9 @@ import { z } from 'zod';
 import { instrumentClient, instrumentServer } from '../../src/adapters/mcp/index.js';
 import { OpenTelemetryToolCallListener } from '../../src/index.js';
 import { cpuNs, median } from '../lib/sampling.js';
-import { installSdk } from '../lib/sdk-world.js';
+import { installPropagator, installSdk } from '../lib/sdk-world.js';
+import { floorClient } from '../mcp/floor-client.js';
+import { floorServer } from '../mcp/floor-server.js';
 
 const { values } = parseArgs({
   options: {
@@ -24,35 +27,50 @@ const { values } = parseArgs({
     only: { type: 'string' },
   },
 });
-const KINDS = ['bare', 'client', 'server', 'both'] as const;
+const KINDS = ['bare', 'client', 'server', 'both', 'floor'] as const;
 type Kind = (typeof KINDS)[number];
-const kinds = values.only === undefined ? KINDS : KINDS.filter((kind) => kind === values.only);
+const only = values.only?.split(',');
+const kinds = only === undefined ? KINDS : KINDS.filter((kind) => only.includes(kind));
 installSdk();
+installPropagator();
 
-async function connect(kind: Kind): Promise<Client> {
+type CallTool = (params: { name: string; arguments: Record<string, unknown> }) => Promise<unknown>;
+
+async function connect(kind: Kind): Promise<CallTool> {
   const bareServer = new McpServer({ name: 'weather', version: '1.0.0' });
   const server =
     kind === 'server' || kind === 'both'
       ? instrumentServer(bareServer, new OpenTelemetryToolCallListener())
       : bareServer;
-  server.registerTool('weather', { description: 'w', inputSchema: { city: z.string() } }, async ({ city }) => ({
+  const floor = kind === 'floor' ? floorServer() : undefined;
+  const weather = async ({ city }: { city: string }) => ({
     content: [{ type: 'text' as const, text: `${city.length}` }],
-  }));
+  });
+  server.registerTool(
+    'weather',
+    { description: 'w', inputSchema: { city: z.string() } },
+    floor === undefined ? weather : floor.traced('weather', 'w', weather),
+  );
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+  floor?.watch(serverSide);
   await server.connect(serverSide);
   const client = new Client({ name: 'bench', version: '1.0.0' });
+  const tracedClient = kind === 'floor' ? floorClient(client, clientSide) : undefined;
   await client.connect(clientSide);
-  return kind === 'client' || kind === 'both' ? instrumentClient(client, new OpenTelemetryToolCallListener()) : client;
+  if (tracedClient !== undefined) return (params) => tracedClient.callTool(params);
+  const called =
+    kind === 'client' || kind === 'both' ? instrumentClient(client, new OpenTelemetryToolCallListener()) : client;
+  return (params) => called.callTool(params);
 }
 
-const clients = new Map<Kind, Client>();
+const clients = new Map<Kind, CallTool>();
 for (const kind of kinds) clients.set(kind, await connect(kind));
 const calls = Number(values.calls);
 const ns = new Map<Kind, number[]>(kinds.map((kind) => [kind, []]));
 async function batch(kind: Kind): Promise<number> {
-  const client = clients.get(kind) as Client;
+  const callTool = clients.get(kind) as CallTool;
   const begin = cpuNs();
-  for (let i = 0; i < calls; i++) await client.callTool({ name: 'weather', arguments: { city: 'Lisbon' } });
+  for (let i = 0; i < calls; i++) await callTool({ name: 'weather', arguments: { city: 'Lisbon' } });
   return (cpuNs() - begin) / calls;
 }
 for (const kind of kinds) await batch(kind);
@@ -63,10 +81,16 @@ for (let round = 0; performance.now() < until; round++) {
     ns.get(kind)?.push(await batch(kind));
   }
 }
-const bare = ns.get('bare');
+/** The median of `kind`'s per-round ratio to `reference`'s, when both ran. */
+function ratio(kind: Kind, reference: Kind): string {
+  const own = ns.get(kind) as number[];
+  const base = ns.get(reference);
+  return base === undefined ? '' : `  × ${reference} ${median(own.map((v, i) => v / (base[i] as number))).toFixed(2)}`;
+}
 for (const kind of kinds) {
   const own = ns.get(kind) as number[];
-  const ratio = bare === undefined ? '' : `  × bare ${median(own.map((v, i) => v / (bare[i] as number))).toFixed(2)}`;
-  console.log(`${kind.padEnd(6)} ${(median(own) / 1000).toFixed(1)} µs/call (${own.length} batches)${ratio}`);
+  console.log(
+    `${kind.padEnd(6)} ${(median(own) / 1000).toFixed(1)} µs/call (${own.length} batches)${ratio(kind, 'bare')}${kind === 'both' ? ratio(kind, 'floor') : ''}`,
+  );
 }
 process.exit(0);

@@ -44,6 +44,9 @@ const MCP_COMMON: readonly string[] = [
   ATTR_RPC_RESPONSE_STATUS_CODE,
 ];
 const MCP_CLIENT: readonly string[] = [...MCP_COMMON, ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT];
+/** The same lists as sets: `picked` walks the span's few attributes, not the list's many names. */
+const MCP_COMMON_SET: ReadonlySet<string> = new Set(MCP_COMMON);
+const MCP_CLIENT_SET: ReadonlySet<string> = new Set(MCP_CLIENT);
 /** The session metrics' attributes (the conventions' lists): no method, tool or prompt. */
 const SESSION_COMMON: readonly string[] = [
   ATTR_MCP_PROTOCOL_VERSION,
@@ -53,6 +56,8 @@ const SESSION_COMMON: readonly string[] = [
   ATTR_ERROR_TYPE,
 ];
 const SESSION_CLIENT: readonly string[] = [...SESSION_COMMON, ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT];
+const SESSION_COMMON_SET: ReadonlySet<string> = new Set(SESSION_COMMON);
+const SESSION_CLIENT_SET: ReadonlySet<string> = new Set(SESSION_CLIENT);
 
 export type McpSide = 'client' | 'server';
 
@@ -127,19 +132,28 @@ export function recordMcpOperationDuration(
   seconds: number,
   spanAttributes: Attributes,
 ): void {
-  histogramsOf(meter)[side].record(seconds, picked(spanAttributes, side === 'client' ? MCP_CLIENT : MCP_COMMON));
+  histogramsOf(meter)[side].record(
+    seconds,
+    picked(spanAttributes, side === 'client' ? MCP_CLIENT_SET : MCP_COMMON_SET),
+  );
 }
 
 /** An MCP session's `mcp.{side}.session.duration` sample, its attributes picked from the session's. */
 export function recordMcpSessionDuration(meter: Meter, side: McpSide, seconds: number, attributes: Attributes): void {
   const histograms = histogramsOf(meter);
   const histogram = side === 'client' ? histograms.clientSession : histograms.serverSession;
-  histogram.record(seconds, picked(attributes, side === 'client' ? SESSION_CLIENT : SESSION_COMMON));
+  histogram.record(seconds, picked(attributes, side === 'client' ? SESSION_CLIENT_SET : SESSION_COMMON_SET));
 }
 
-function picked(from: Attributes, keep: readonly string[]): Attributes {
+/**
+ * The attributes of `from` whose keys `keep` has, in the order `from` has them. A span has fewer
+ * attributes than the lists have names: looking each name up missed on most, each miss a walk of
+ * the object's prototype chain.
+ */
+function picked(from: Attributes, keep: ReadonlySet<string>): Attributes {
   const attributes: Attributes = {};
-  for (const key of keep) {
+  for (const key in from) {
+    if (!keep.has(key)) continue;
     const value = from[key];
     if (value !== undefined) attributes[key] = value;
   }

@@ -75,8 +75,14 @@ const PROTOCOL_VERSION = /^\d{4}-\d{2}-\d{2}$/;
  * a client sending a new version with each request would make a new metric series with each request.
  */
 export function isProtocolVersion(value: unknown): value is string {
-  return typeof value === 'string' && value.length === 10 && PROTOCOL_VERSION.test(value);
+  if (value === lastVersion) return true; // a session asks for one version, call after call
+  if (typeof value !== 'string' || value.length !== 10 || !PROTOCOL_VERSION.test(value)) return false;
+  lastVersion = value;
+  return true;
 }
+
+/** The last value `isProtocolVersion` accepted: one comparison instead of a regular expression per call. */
+let lastVersion: string | undefined;
 
 interface Network {
   transport?: string;

@@ -32,15 +32,20 @@ export function serverCall(requestId: unknown, links: readonly SpanContext[]): R
     operation: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
     requestId: requestIdOf(requestId),
     links: links.length > 0 ? links : undefined,
-    describeError: (error: unknown) => {
-      const protocolError = jsonRpcError(error);
-      if (protocolError !== undefined && protocolError.statusCode === String(URL_ELICITATION_REQUIRED)) {
-        return protocolError;
-      }
-      return error instanceof ToolResultError ? undefined : { type: ERROR_TYPE_VALUE_TOOL_ERROR };
-    },
+    describeError: describeServerError,
   };
 }
+
+/** A server call's failure: a tool error, but for what McpServer passes on as a JSON-RPC error answer. */
+function describeServerError(error: unknown): RemoteCallError | undefined {
+  const protocolError = jsonRpcError(error);
+  if (protocolError !== undefined && protocolError.statusCode === String(URL_ELICITATION_REQUIRED)) {
+    return protocolError;
+  }
+  return error instanceof ToolResultError ? undefined : TOOL_ERROR;
+}
+
+const TOOL_ERROR: RemoteCallError = Object.freeze({ type: ERROR_TYPE_VALUE_TOOL_ERROR });
 
 /**
  * A `tools/call` McpServer refused before any tool ran (unknown tool, invalid arguments): a SERVER

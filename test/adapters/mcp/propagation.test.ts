@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -47,6 +48,29 @@ describe('MCP trace context propagation', () => {
     await telemetry.withParent(() => {
       const params = { name: 'weather', _meta: 'not an object' };
       expect(withTraceContext(params)).toBe(params);
+      return undefined;
+    });
+  });
+
+  it('params and a _meta that are object literals are sent as plain copies with the context added, not Proxies; the app keeps its own objects unchanged', async () => {
+    await telemetry.withParent(() => {
+      const meta = { 'example.com/tenant': 'acme' };
+      const params = { name: 'weather', arguments: { city: 'Oslo' }, _meta: meta };
+      const sent = withTraceContext(params) as typeof params & { _meta: Record<string, unknown> };
+      expect(types.isProxy(sent)).toBe(false);
+      expect(types.isProxy(sent._meta)).toBe(false);
+      expect(Object.getPrototypeOf(sent)).toBe(Object.prototype);
+      expect(sent).toEqual({
+        name: 'weather',
+        arguments: params.arguments,
+        _meta: {
+          'example.com/tenant': 'acme',
+          traceparent: expect.stringMatching(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/),
+        },
+      });
+      expect(sent.arguments).toBe(params.arguments);
+      expect(params).toEqual({ name: 'weather', arguments: { city: 'Oslo' }, _meta: { 'example.com/tenant': 'acme' } });
+      expect(params._meta).toBe(meta);
       return undefined;
     });
   });

@@ -1,0 +1,52 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// `npm run bench -- --only mcp --quick` as a user would run it: the MCP round trip alone, its four
+// worlds and its target against the floor. No timing is asserted: quick-mode numbers mean nothing.
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), 'bench-mcp-only-'));
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('npm run bench -- --only mcp', () => {
+  it('runs the MCP round trip alone: four worlds, observed against the floor as its one target, its JSON, and no other group', async () => {
+    const out = join(scratch, 'mcp.json');
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'bench/run.ts', '--only', 'mcp', '--quick', '--out', out],
+      { cwd: root, timeout: 300_000 },
+    );
+    const report = JSON.parse(readFileSync(out, 'utf8'));
+    expect(Object.keys(report).sort()).toEqual([
+      'command',
+      'elapsedSeconds',
+      'generatedAt',
+      'machine',
+      'mcpRoundTrip',
+      'quick',
+      'targets',
+    ]);
+    expect(report.command).toBe('node --import tsx bench/run.ts --only mcp --quick');
+    const { mcpRoundTrip } = report;
+    for (const world of ['noSdkNs', 'sdkNs', 'floorNs', 'observedNs']) expect(mcpRoundTrip[world]).toBeGreaterThan(0);
+    for (const ratios of ['floorRatios', 'ratios', 'noSdkRatios', 'floorOverSdkRatios']) {
+      expect(mcpRoundTrip[ratios]).toHaveLength(mcpRoundTrip.pairs);
+    }
+    expect(report.targets).toHaveLength(1);
+    expect(report.targets[0]).toMatchObject({ id: 'mcp-stdio-round-trip', limit: 1.1, pooledOver: 'rounds' });
+    expect(report.targets[0].pooled).toEqual(mcpRoundTrip.floorRatios);
+    expect(stdout).toContain('floor: the same telemetry written by hand, SDK');
+    expect(stdout).toContain("observed × floor (this package's overhead, the target)");
+    expect(stdout).toContain('Targets (quick mode: not judged on these numbers):');
+    expect(stderr).toContain('▶ MCP round trip over stdio');
+    expect(stderr).not.toContain('▶ sdk');
+    expect(stderr).not.toContain('▶ startup');
+  }, 300_000);
+});
