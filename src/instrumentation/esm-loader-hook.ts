@@ -1,5 +1,6 @@
 import { isMainThread } from 'node:worker_threads';
 import { ESM_LOADER_HOOK_KEY as REGISTERED } from '../internal/protocol.js';
+import { registerBunPlugin } from '../register/bun-plugin.js';
 import { registerNodeHooks } from '../register/esm-hooks.js';
 import { ESM_HOOKED_FILES } from './hooked-files.js';
 
@@ -12,15 +13,17 @@ import { ESM_HOOKED_FILES } from './hooked-files.js';
  * `registerInstrumentations` and `@vercel/otel`'s `registerOTel` register none: without it an ES module
  * app (Next.js loads its server external packages with `import()`) got no tool span, and no word why.
  * `otel-tool-calls/register` registers it through here too. Not when the app has registered one that
- * hooks every module (it covers the frameworks too). Bun and Deno run no such hooks (`zeroCodeReach`).
+ * hooks every module (it covers the frameworks too). Bun runs no such hooks: a runtime plugin does the
+ * same there (register/bun-plugin.ts). Deno runs neither (`zeroCodeReach`).
  */
 export function hookFrameworkModulesOnce(parentUrl: string): void {
   const versions = process.versions as Record<string, string | undefined>;
-  if (!isMainThread || versions.bun !== undefined || versions.deno !== undefined) return;
+  if (!isMainThread || versions.deno !== undefined) return;
   const processWide = globalThis as { [REGISTERED]?: true };
   if (processWide[REGISTERED]) return;
   processWide[REGISTERED] = true;
-  if (!everyModuleIsHooked()) registerNodeHooks(ESM_HOOKED_FILES, parentUrl);
+  if (versions.bun !== undefined) registerBunPlugin(ESM_HOOKED_FILES, parentUrl);
+  else if (!everyModuleIsHooked()) registerNodeHooks(ESM_HOOKED_FILES, parentUrl);
 }
 
 /**

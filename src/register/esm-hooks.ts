@@ -1,4 +1,5 @@
 import * as nodeModule from 'node:module';
+import { bunPlugins } from './bun-plugin.js';
 
 /** What a runtime's `node:module` may have: `registerHooks` (Node 22.15+), `register` (Node 20.6+, deprecated in 26). */
 interface ModuleHooksApi {
@@ -37,14 +38,15 @@ export type ZeroCodeReach = 'all' | 'require' | 'none';
 /**
  * What zero-code can observe on this runtime, before any hook is installed; one line says it where
  * it is less than all (never silence):
- * - Bun: its loader runs no such hooks, so an ES module import of a framework cannot be patched;
- *   `require()` is (require-in-the-middle).
+ * - Bun: its loader runs no such hooks; its runtime plugins do the same (bun-plugin.ts). A Bun without
+ *   `Bun.plugin`: an ES module import of a framework cannot be patched, `require()` is (require-in-the-middle).
  * - Deno: neither is observed, and an app under register did not end (the SDK's handles): nothing
  *   is to be started (never a crash, never silence, never a hang).
  */
 export function zeroCodeReach(): ZeroCodeReach {
   const runtime = otherRuntime();
   if (runtime === 'Bun') {
+    if (bunPlugins() !== undefined) return 'all';
     console.warn(
       `${PREFIX} under Bun, frameworks loaded with \`import\` are not observed (no Node loader hooks), those loaded with \`require()\` are; use the adapters (wrapTools, instrumentServer, ...) for the others`,
     );
