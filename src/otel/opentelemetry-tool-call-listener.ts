@@ -3,7 +3,6 @@ import {
   type Context,
   context,
   type HrTime,
-  INVALID_SPAN_CONTEXT,
   INVALID_SPANID,
   INVALID_TRACEID,
   ProxyTracerProvider,
@@ -44,7 +43,6 @@ import {
   ATTR_GEN_AI_TOOL_TYPE,
   ATTR_TOOL_CALL_ERROR_OUTCOME,
   ATTR_TOOL_CALL_ERROR_SOURCE,
-  GEN_AI_TOOL_NAME_VALUE_UNKNOWN,
   GEN_AI_TOOL_TYPE_VALUE_FUNCTION,
   TOOL_CALL_ERROR_OUTCOME_VALUE_REPORTED,
   TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN,
@@ -54,16 +52,13 @@ import { failureAttributes, failureShape, spanShape } from './span-shape.js';
 import { addMillis, wallClockNow } from './span-time.js';
 import { ATTR_ERROR_TYPE } from './stable-semconv.js';
 import { SCOPE_NAME, ToolCallMetrics } from './tool-call-metrics.js';
+import { callState, NO_SPAN, NO_TIME, type ToolCallSpanState } from './tool-call-span-state.js';
 import { executeToolAttributes, executeToolSpanName } from './tool-span.js';
 import type { OpenTelemetryToolCallListenerOptions, ToolCallSpanHook } from './types.js';
 import { HOOK_THREW, HOOK_WENT_ASYNC, runUserHook } from './user-hook.js';
 
 /** What the API's global tracer provider delegates to while no SDK is registered. */
 const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
-/** A call's span until it has one, and when the tracer could not start one: it records nothing. */
-const NO_SPAN = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
-/** A call's span start until it has a span of its own (a call that joins one has none). */
-const NO_TIME: HrTime = [0, 0];
 // read once: on Node 20, `performance` is a lazy getter of the global object, dear on a hot path
 const clock = globalThis.performance;
 /**
@@ -71,39 +66,6 @@ const clock = globalThis.performance;
  * propagator, diag logger): absent until something registers. A test checks it against the API.
  */
 const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
-
-/** The listener's per-call state (its correlation context): the span, and what the metrics need at the end. */
-interface ToolCallSpanState extends OpenToolCall {
-  /** The call's own span, or the `execute_tool` span it joined. */
-  span: Span;
-  /** The context the call started in: the metrics are recorded in it. */
-  readonly parent: Context;
-  /**
-   * Where the tool body runs: `'span'`, in `parent` with the span set; `'context'`, for a span with an
-   * invalid context (no tracer provider), in `parent` with the call open in it, so that a call nested
-   * in it (the same call observed by a second layer) still joins it and counts once; `'caller'`, in
-   * the caller's context (a joined call: the outer call's context is already there). That context is
-   * made when the body runs, not kept: a call in flight would hold one more context object (about
-   * 0.4 KB, with its closures and map) until it settles.
-   */
-  runsIn: 'span' | 'context' | 'caller';
-  /** `performance.now()` at the start; the span gets the same start and end as the histogram. */
-  readonly startTime: number;
-  /** The span's start (span-time.ts): its end is this plus the histogram's duration. */
-  spanStartTime: HrTime;
-  result?: unknown;
-  /** The span of an outer call that already stands for this one: no span of its own (outer-tool-call.ts). */
-  joined: OuterToolCall | undefined;
-  /** A remote call's span attributes at its start: the protocol's duration metric picks from them. */
-  remoteAttributes: Attributes | undefined;
-  /** `gen_ai.tool.name` in the metrics: the tool name, or `_unknown` for a tool the app does not have. */
-  readonly metricToolName: string;
-  /**
-   * A call the framework rejected (the model called it wrong): its error counts as the model's
-   * (`tool_call.error.source`). Known at the start (`ToolCallInfo.rejection`), or from the error.
-   */
-  rejected: boolean;
-}
 
 /**
  * A `ToolCallListener` that turns each tool call into an `execute_tool` span (OpenTelemetry GenAI
@@ -604,50 +566,6 @@ function nameOf(toolName: unknown): string {
 }
 
 /**
- * Every field set at once, in one order: the state objects of all calls share one shape, which
- * keeps the listener's property reads fast (a spread, then fields added later, did not). The span
- * is set once it is started (or joined).
- */
-function callState(
-  toolName: string,
-  call: ToolCallInfo,
-  toolInput: unknown,
-  toolType: string,
-  startTime: number,
-  parent: Context,
-): ToolCallSpanState {
-  return {
-    toolName,
-    toolCallId: call.toolCallId,
-    framework: call.framework,
-    toolInput,
-    side: remoteSide(call),
-    correlation: call.correlation,
-    foreignSpan: call.foreignSpan,
-    span: NO_SPAN,
-    parent,
-    runsIn: 'caller',
-    startTime,
-    spanStartTime: NO_TIME,
-    toolType,
-    joined: undefined,
-    result: undefined,
-    error: undefined,
-    errorType: undefined,
-    outcome: undefined,
-    completed: false,
-    remoteAttributes: undefined,
-    failureAttributes: undefined,
-    failureMessage: undefined,
-    failureException: undefined,
-    failedAttempt: undefined,
-    // a model can invent any number of tool names: one series for all of them
-    metricToolName: call.rejection === 'unknown_tool' ? GEN_AI_TOOL_NAME_VALUE_UNKNOWN : toolName,
-    rejected: call.rejection !== undefined,
-  };
-}
-
-/**
  * A joined call's start on the wall clock: from the start of the span it joined, when that span is
  * this package's own (the two then agree to the nanosecond), else from now.
  */
@@ -658,16 +576,6 @@ function attemptStart(attempt: ToolCallSpanState): HrTime {
     return addMillis(outer.spanStartTime, attempt.startTime - outer.startTime);
   }
   return addMillis(wallClockNow(), attempt.startTime - clock.now());
-}
-
-/** `call.remote.side`, read safely: a malformed `remote` is an in-process call (span-shape.ts). */
-function remoteSide(call: ToolCallInfo): 'client' | 'server' | undefined {
-  try {
-    const side = call.remote?.side;
-    return side === 'client' || side === 'server' ? side : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** A span that has an id: one the SDK made. (The API's own check runs two regular expressions per call.) */
