@@ -8,7 +8,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { OpenTelemetryToolCallListener } from 'otel-tool-calls';
 import { wrapTools } from 'otel-tool-calls/google-genai';
-import { startFakeGeminiApi } from '../../test/helpers/fake-gemini-api.js';
+import { startFakeGeminiApi } from '../../test/helpers/fake-gemini-api.mjs';
 import { spanAttributes } from '../span-attributes.js';
 
 const fc = (id: string, city: string) => ({ functionCall: { id, name: 'get_weather', args: { city } } });

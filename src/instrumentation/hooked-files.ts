@@ -15,5 +15,6 @@ export const ESM_HOOKED_FILES: RegExp[] = [
   /\/node_modules\/@llamaindex\/core\/agent\/dist\/index\.js$/, // llamaindex
   /\/node_modules\/@genkit-ai\/ai\/lib\/genkit-ai\.mjs$/, // genkit
   /\/node_modules\/openai\/resources\/chat\/completions\/completions\.mjs$/, // openai
+  /\/node_modules\/@google\/genai\/dist\/node\/index\.mjs$/, // google-genai
   /\/node_modules\/@ai-sdk\/mcp\/dist\/index\.m?js$/, // ai-sdk-mcp
 ];

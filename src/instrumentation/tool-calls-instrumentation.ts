@@ -12,6 +12,7 @@ import { anthropicModules } from '../adapters/anthropic/zero-code.js';
 import { claudeAgentSdkModules } from '../adapters/claude-agent-sdk/zero-code.js';
 import { genkitModules } from '../adapters/genkit/zero-code.js';
 import { googleAdkModules } from '../adapters/google-adk/zero-code.js';
+import { googleGenaiModules } from '../adapters/google-genai/zero-code.js';
 import { langchainModules } from '../adapters/langchain/zero-code.js';
 import { llamaindexModules } from '../adapters/llamaindex/zero-code.js';
 import { mcpModules } from '../adapters/mcp/zero-code.js';
@@ -74,6 +75,7 @@ export class ToolCallsInstrumentation extends InstrumentationBase<ToolCallsInstr
       ...genkitModules(context),
       ...openaiModules(context),
       ...aiSdkMcpModules(context),
+      ...googleGenaiModules(context),
     ];
   }
 

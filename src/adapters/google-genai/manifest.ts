@@ -1,10 +1,13 @@
+import type { SupportedVersions } from '../../internal/version-range.js';
 import type { FrameworkManifest } from '../framework-manifest.js';
+
+/** `@google/genai` 2 (automatic function calling with CallableTools), as the Google Gen AI adapter. */
+export const GOOGLE_GENAI_VERSIONS: SupportedVersions = { from: '2.0.0', belowMajor: 3 };
 
 export const manifest: FrameworkManifest = {
   subpath: './google-genai',
-  // no zero-code patch yet: wrapTools only
-  packages: [],
-  hookedFiles: [],
+  packages: [{ name: '@google/genai', versions: GOOGLE_GENAI_VERSIONS }],
+  hookedFiles: [/\/node_modules\/@google\/genai\/dist\/node\/index\.mjs$/],
   docs: 'docs/frameworks/google-genai.md',
   readme: {
     framework: 'Google Gen AI SDK automatic function calling',

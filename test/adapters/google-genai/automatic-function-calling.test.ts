@@ -13,7 +13,7 @@ import {
 } from 'otel-tool-calls/semconv';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { functionResponsesIn, type GeminiReply, startFakeGeminiApi } from '../../helpers/fake-gemini-api.js';
+import { functionResponsesIn, type GeminiReply, startFakeGeminiApi } from '../../helpers/fake-gemini-api.mjs';
 import { useTestTelemetry } from '../../helpers/otel-sdk.js';
 
 const telemetry = useTestTelemetry();

@@ -1,22 +1,13 @@
+// A fake Gemini API (plain JavaScript: fixture apps under test/register load it too); types in the .d.mts.
 import { createServer } from 'node:http';
-
-/** One scripted answer of the model: its parts (`{ text }`, `{ functionCall: { id?, name, args } }`). */
-export interface GeminiReply {
-  readonly parts: ReadonlyArray<Record<string, unknown>>;
-}
-
-export interface GeminiRequest {
-  readonly path: string;
-  readonly body: { contents: Array<{ role?: string; parts?: Array<Record<string, unknown>> }>; [key: string]: unknown };
-}
 
 /**
  * A fake Gemini API on 127.0.0.1: `POST …/models/{model}:generateContent` answers with what `reply`
  * makes of the request (and its index) as JSON; `:streamGenerateContent` as server-sent events, one
  * chunk per part. `baseUrl` is what `httpOptions.baseUrl` is given.
  */
-export async function startFakeGeminiApi(reply: (request: GeminiRequest, index: number) => GeminiReply) {
-  const requests: GeminiRequest[] = [];
+export async function startFakeGeminiApi(reply) {
+  const requests = [];
   const server = createServer(async (req, res) => {
     const text = await bodyOf(req);
     const path = (req.url ?? '').split('?')[0] ?? '';
@@ -25,10 +16,10 @@ export async function startFakeGeminiApi(reply: (request: GeminiRequest, index: 
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":404,"message":"not found"}}');
       return;
     }
-    const request: GeminiRequest = { path, body: JSON.parse(text) };
+    const request = { path, body: JSON.parse(text) };
     requests.push(request);
     const { parts } = reply(request, requests.length - 1);
-    const response = (chunk: ReadonlyArray<Record<string, unknown>>, last: boolean) => ({
+    const response = (chunk, last) => ({
       candidates: [{ content: { role: 'model', parts: chunk }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) }],
       usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
       modelVersion: 'gemini-fake',
@@ -43,30 +34,30 @@ export async function startFakeGeminiApi(reply: (request: GeminiRequest, index: 
     }
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(response(parts, true)));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
     close: () =>
-      new Promise<void>((resolve) => {
+      new Promise((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
 }
 
-function bodyOf(req: NodeJS.ReadableStream): Promise<string> {
+function bodyOf(req) {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
 }
 
 /** The `functionResponse` parts the SDK sent in `request`. */
-export function functionResponsesIn(request: GeminiRequest | undefined): unknown[] {
+export function functionResponsesIn(request) {
   return (request?.body.contents ?? [])
     .flatMap((content) => content.parts ?? [])
     .filter((part) => 'functionResponse' in part)
