@@ -7,9 +7,9 @@ import type { CommonJsSubpath } from '../../instrumentation/commonjs-subpaths.js
 import { guarded, type PatchContext } from '../../instrumentation/patch-context.js';
 import { switchableListener } from '../../instrumentation/switchable-listener.js';
 import { isObserved } from '../../internal/observed-marker.js';
+import { standInCache } from '../../internal/stand-in-cache.js';
 import { declaredRange, noticeUnsupported } from '../../internal/version-range.js';
 import { operationTelemetryOf } from '../../otel/operation-telemetry.js';
-import type { ToolCallListener } from '../../tool-call-listener.js';
 import { type Send, sendNotification, sendRequest } from './client-messages.js';
 import { clientSessionFacts } from './client-seam.js';
 import { instrumentClient, watchServerRequests } from './instrument-client.js';
@@ -52,7 +52,7 @@ export function mcpModules(context: PatchContext): {
   // the server keeps its hooks after disable(): a listener that then does nothing, read at each call
   const serverListener = switchableListener(isEnabled, context.listener);
   // a client is observed only through the patched prototype: its stand-ins use the listener itself
-  const standIns = new WeakMap<ToolCallListener<unknown>, WeakMap<object, { callTool: AnyFunction }>>();
+  const standIns = standInCache<object, { callTool: AnyFunction }>();
 
   const patchServer = (moduleExports: { McpServer?: { prototype: Prototype } }) => {
     const prototype = moduleExports.McpServer?.prototype;
@@ -162,13 +162,7 @@ export function mcpModules(context: PatchContext): {
 
   const standInFor = (client: object, run: AnyFunction) => {
     const listener = context.listener();
-    let byClient = standIns.get(listener);
-    if (byClient === undefined) {
-      byClient = new WeakMap();
-      standIns.set(listener, byClient);
-    }
-    let standIn = byClient.get(client);
-    if (standIn === undefined) {
+    return standIns(listener, client, () => {
       const created = Object.create(client) as { callTool: AnyFunction };
       Object.defineProperty(created, 'callTool', {
         configurable: true,
@@ -176,10 +170,8 @@ export function mcpModules(context: PatchContext): {
         value: (...args: unknown[]) => run.apply(client, args),
       });
       instrumentClient(created as never, listener);
-      byClient.set(client, created);
-      standIn = created;
-    }
-    return standIn;
+      return created;
+    });
   };
 
   const range = [declaredRange(MCP_SDK_VERSIONS)];
