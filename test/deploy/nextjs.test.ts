@@ -63,7 +63,7 @@ describe('docs/deploy/nextjs.md', () => {
 
 describe.skipIf(!installed)('examples/nextjs (Next.js 16, next build and next start)', () => {
   beforeAll(async () => {
-    if (!existsSync(join(root, 'dist/instrumentation.js'))) throw new Error('dist/ is missing: run `npx tsup`');
+    if (!existsSync(join(root, 'dist/instrumentation.js'))) throw new Error('dist/ is missing: run `npm run build`');
     // the package as npm publishes it, installed as a real folder (not a link into this repo, whose
     // node_modules holds every optional peer and would hide an import of one the app does not have)
     const packDir = mkdtempSync(join(tmpdir(), 'otel-tool-calls-nextjs-'));

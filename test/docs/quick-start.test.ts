@@ -90,7 +90,8 @@ const lines = [
 ] as const;
 
 beforeAll(() => {
-  if (!existsSync(join(root, 'dist', 'setup.js'))) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
+  if (!existsSync(join(root, 'dist', 'setup.js')))
+    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
 }, 300_000);
 
 describe.each(lines)("the README's Quick start on $line", ({ packages, command, gate }) => {

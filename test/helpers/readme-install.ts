@@ -40,7 +40,8 @@ export function readmeInstallCommand(nodeLine: string): string[] {
  * files that run it (test/package/pack.test.ts checks `prepack` on a copy of the checkout).
  */
 export function packPackage(destination: string): string {
-  if (!existsSync(join(root, 'dist', 'setup.js'))) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
+  if (!existsSync(join(root, 'dist', 'setup.js')))
+    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
   const packed = JSON.parse(
     execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', destination], {
       cwd: root,

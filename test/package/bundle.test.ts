@@ -52,7 +52,8 @@ async function bundleEntry(subpath: Subpath, format: 'esm' | 'cjs') {
 }
 
 beforeAll(() => {
-  if (!existsSync(`${root}dist/index.js`)) throw new Error('dist/ is missing: run `npx tsup` (npm test builds first)');
+  if (!existsSync(`${root}dist/index.js`))
+    throw new Error('dist/ is missing: run `npm run build` (npm test builds first)');
 });
 
 describe('dist/', () => {

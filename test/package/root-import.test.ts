@@ -55,7 +55,7 @@ function packagesLoadedBy(entry: string, format: 'esm' | 'cjs'): string[] {
 }
 
 beforeAll(() => {
-  if (!existsSync(`${root}dist/index.js`)) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
+  if (!existsSync(`${root}dist/index.js`)) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
 }, 120_000);
 
 describe('the root entry point', () => {

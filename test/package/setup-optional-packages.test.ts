@@ -24,7 +24,7 @@ let app: string;
  * would resolve to the repo, where every SDK package is installed) and only INSTALLED beside it.
  */
 beforeAll(() => {
-  if (!existsSync(`${root}dist/setup.js`)) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
+  if (!existsSync(`${root}dist/setup.js`)) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
   app = mkdtempSync(join(tmpdir(), 'otel-tool-calls-app-'));
   const own = join(app, 'node_modules', 'otel-tool-calls');
   mkdirSync(own, { recursive: true });

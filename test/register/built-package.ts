@@ -16,7 +16,7 @@ export function builtPackageExists(): boolean {
   return existsSync(`${root}dist/register.js`) && existsSync(`${root}dist/register.cjs`);
 }
 
-/** Builds the package (`npx tsup`) if dist/ is missing, for a test file's `beforeAll` (give it 120 s). */
+/** Builds the package (`npm run build`) if dist/ is missing, for a test file's `beforeAll` (give it 120 s). */
 export function buildPackageIfMissing(): void {
-  if (!builtPackageExists()) execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
+  if (!builtPackageExists()) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
 }
