@@ -26,9 +26,6 @@ import {
   closeCallById,
   closeToolCall,
   contextWithToolCall,
-  type FailedAttempt,
-  type OpenToolCall,
-  type OuterToolCall,
   openCallById,
   openToolCall,
   outerToolCall,
@@ -51,8 +48,9 @@ import {
 import { failureAttributes, failureShape, spanShape } from './span-shape.js';
 import { addMillis, wallClockNow } from './span-time.js';
 import { ATTR_ERROR_TYPE } from './stable-semconv.js';
+import { adoptFailedAttempt, ToolCallJoins } from './tool-call-join.js';
 import { SCOPE_NAME, ToolCallMetrics } from './tool-call-metrics.js';
-import { callState, NO_SPAN, NO_TIME, type ToolCallSpanState } from './tool-call-span-state.js';
+import { callState, NO_SPAN, type ToolCallSpanState } from './tool-call-span-state.js';
 import { executeToolAttributes, executeToolSpanName } from './tool-span.js';
 import type { OpenTelemetryToolCallListenerOptions, ToolCallSpanHook } from './types.js';
 import { HOOK_THREW, HOOK_WENT_ASYNC, runUserHook } from './user-hook.js';
@@ -80,6 +78,8 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
   /** `options.agentName` as a metric attribute: bounded. */
   private readonly agentName: string | undefined;
   private readonly metrics: ToolCallMetrics;
+  /** A call nested in a span that stands for it already: joined to it (tool-call-join.ts). */
+  private readonly joins: ToolCallJoins;
   /** The API's global tracer provider, when spans go there: asked at each call whether an SDK is behind it. */
   private readonly globalTracerProvider: ProxyTracerProvider | undefined;
   /** No SDK, no hook: a call has nothing to record, and only the error policy applies. */
@@ -96,6 +96,12 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     const tracerProvider = this.options.tracerProvider ?? trace.getTracerProvider();
     this.tracer = tracerProvider.getTracer(SCOPE_NAME, VERSION);
     this.globalTracerProvider = tracerProvider instanceof ProxyTracerProvider ? tracerProvider : undefined;
+    this.joins = new ToolCallJoins({
+      tracer: this.tracer,
+      attributes: (name, call, toolType, extra) => this.spanAttributes(name, call, toolType, extra),
+      captureArguments: (span, name, toolInput) => this.captureArguments(span, name, toolInput),
+      writeFailure: (span, state, time) => this.writeFailure(span, state, time),
+    });
     const { meterProvider, onSpanStart, onSpanEnd } = this.options;
     this.mayRecordNothing =
       this.globalTracerProvider !== undefined &&
@@ -153,7 +159,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       // the state is the call's identity too (what tells it from a call it is nested in)
       const state = callState(name, call, toolInput, toolType, startTime, parent);
       const outer = options.keepNestedSpans ? undefined : outerToolCall(parent, state);
-      if (outer !== undefined) return this.join(outer, state, call, extra, explicitType !== undefined);
+      if (outer !== undefined) return this.joins.join(outer, state, call, extra, explicitType !== undefined);
       // read only for a span of its own: a call that joins one does not end it
       state.spanStartTime = wallClockNow();
       const span = this.startSpan(state, call, extra, parent);
@@ -214,56 +220,6 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
 
   private spanAttributes(name: string, call: ToolCallInfo, toolType: string, extra: Attributes | undefined) {
     return executeToolAttributes(name, call, toolType, extra, this.agentName);
-  }
-
-  /**
-   * A call nested in an `execute_tool` span that already stands for it (outer-tool-call.ts): no
-   * second span. The existing span gets what this call knows (its adapter's attributes, such as
-   * MCP's, and captured arguments), later its error, and the call still gives one histogram sample:
-   * the outer call's, when the outer call is this package's, else this call's own.
-   */
-  private join(
-    outer: OuterToolCall,
-    state: ToolCallSpanState,
-    call: ToolCallInfo,
-    extra: Attributes | undefined,
-    explicitType: boolean,
-  ): ToolCallSpanState {
-    const { span } = outer;
-    const { toolName: name, toolType } = state;
-    if (outer.owner === 'this-package') {
-      if (explicitType) outer.call.toolType = toolType;
-      // a call that failed before this one in the same body: an attempt the body handled (a retry)
-      const handled = outer.call.failedAttempt;
-      outer.call.failedAttempt = undefined;
-      handled?.standAlone();
-    }
-    // a remote call's (an MCP client's) attributes on the span, and for its protocol's duration metric
-    const shapeAttributes = call.remote === undefined ? undefined : spanShape(name, call).attributes;
-    if (shapeAttributes !== undefined) {
-      state.remoteAttributes = Object.assign(this.spanAttributes(name, call, toolType, extra), shapeAttributes);
-    }
-    if (span.isRecording()) {
-      try {
-        // a span known by its name only (named-tool-span.ts) gets the call's GenAI attributes:
-        // its instrumentation sets its own when the tool returns, and none when it fails
-        if (outer.owner === 'other' && !outer.attributed) {
-          span.setAttributes(this.spanAttributes(name, call, toolType, extra));
-        } else if (extra !== undefined) span.setAttributes(extra);
-        if (shapeAttributes !== undefined) span.setAttributes(shapeAttributes);
-      } catch (error) {
-        logger.error(`could not add the attributes of '${name}' to the span it joined`, error);
-      }
-      this.captureArguments(span, name, state.toolInput);
-    }
-    // another instrumentation's span: this call is open on it, so that the tool calling itself
-    // inside it is told from a second layer (outer-tool-call.ts), as under a span of this package
-    if (outer.owner === 'other') openToolCall(span, state);
-    state.span = span;
-    state.joined = outer;
-    // found by id: the body runs in this call's own context, with the span it joined active
-    if (outer.owner === 'this-package' && outer.byId === true) state.runsIn = 'span';
-    return state;
   }
 
   // only for a recording span: no serialization when nothing is exported
@@ -327,14 +283,14 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
   afterCompletion(state: ToolCallSpanState | undefined, _toolName: string, toolInput: unknown, call: ToolCallInfo) {
     if (!state) return;
     // the failure of a call that joined this one, no call after it: this call's, if it has none of its own
-    const adopted = state.errorType === undefined && this.adoptFailedAttempt(state);
+    const adopted = state.errorType === undefined && adoptFailedAttempt(state);
     // the name as bounded at the start (nameOf(toolName)): the span's and the metrics' own
     const { toolName: name, span, startTime, toolType, errorType, joined } = state;
     const outcome = this.finalOutcome(state, call);
     const endTime = clock.now();
     if (joined?.owner === 'this-package' && !joined.call.completed) {
       // the outer call gives the one sample; this call's failure is its, unless a call joins it after this one
-      if (errorType !== undefined) this.handOver(joined.call, state, call, endTime);
+      if (errorType !== undefined) this.joins.handOver(joined.call, state, call, endTime);
       this.recordRemoteCall(state, call, endTime);
       return;
     }
@@ -416,7 +372,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     // (a retry may follow it); its span is the other's, so it is written then (afterCompletion)
     const keptBack = state.joined?.owner === 'this-package';
     // the failure of a call that joined this one, before this call's own, which supersedes it
-    if (this.adoptFailedAttempt(state) && !keptBack) this.writeFailure(state.span, state);
+    if (adoptFailedAttempt(state) && !keptBack) this.writeFailure(state.span, state);
     // what the metrics need first, so that a failing span cannot cost them: the error's own
     // code/name, or what a remote call's protocol says of it (span-shape.ts)
     const failure = failureShape(error, call);
@@ -453,69 +409,6 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       if (foreign) keepFailure(span);
     } catch (recordError) {
       logger.error(`could not record the error of '${state.toolName}'`, recordError);
-    }
-  }
-
-  /**
-   * The failed attempt pending on `state` (a call that joined it), taken: adopted as its failure when
-   * it has none of its own (`true`); else the attempt stands alone, a failure the body got past.
-   */
-  private adoptFailedAttempt(state: ToolCallSpanState): boolean {
-    const attempt = state.failedAttempt;
-    if (attempt === undefined) return false;
-    state.failedAttempt = undefined;
-    if (state.errorType !== undefined) {
-      attempt.standAlone();
-      return false;
-    }
-    attempt.adoptInto(state);
-    return true;
-  }
-
-  /**
-   * A failed call joined to `outer` (open): the outer call's failure if no call joins it after this
-   * one, else an attempt of its own. Its protocol's duration sample is recorded with it either way.
-   */
-  private handOver(outer: OpenToolCall, attempt: ToolCallSpanState, call: ToolCallInfo, endTime: number): void {
-    const previous = outer.failedAttempt;
-    const failed: FailedAttempt = {
-      adoptInto: (into) => {
-        into.error = attempt.error;
-        into.errorType = attempt.errorType;
-        into.outcome = attempt.outcome;
-        into.failureAttributes = attempt.failureAttributes;
-        into.failureMessage = attempt.failureMessage;
-        into.failureException = attempt.failureException;
-      },
-      standAlone: () => this.recordAttempt(attempt, call, endTime),
-    };
-    outer.failedAttempt = failed;
-    // two joined calls that failed at once (the body ran them concurrently): the last to end stands for it
-    previous?.standAlone();
-  }
-
-  /**
-   * A failed attempt the body got past, as its own span: what it would have been had it not joined
-   * (its protocol's shape: `tools/call {tool}`, CLIENT), the child of the span it joined, with its
-   * start and end; its failure on it. No `gen_ai.execute_tool.duration` sample: the call it was an
-   * attempt of gives the one sample (its protocol's duration sample was recorded when it ended).
-   */
-  private recordAttempt(attempt: ToolCallSpanState, call: ToolCallInfo, endTime: number): void {
-    try {
-      const { toolName: name, toolType, startTime } = attempt;
-      const shape = spanShape(name, call);
-      const start = attemptStart(attempt);
-      const end = addMillis(start, endTime - startTime);
-      const attributes = attempt.remoteAttributes ?? this.spanAttributes(name, call, toolType, undefined);
-      const span = this.tracer.startSpan(
-        shape.name,
-        { kind: shape.kind, attributes, startTime: start, links: shape.links },
-        attempt.parent,
-      );
-      this.writeFailure(span, attempt, end);
-      span.end(end);
-    } catch (error) {
-      logger.error(`could not record the failed attempt of '${attempt.toolName}'`, error);
     }
   }
 
@@ -563,19 +456,6 @@ function nameOf(toolName: unknown): string {
   } catch {
     return '[unnamed tool]';
   }
-}
-
-/**
- * A joined call's start on the wall clock: from the start of the span it joined, when that span is
- * this package's own (the two then agree to the nanosecond), else from now.
- */
-function attemptStart(attempt: ToolCallSpanState): HrTime {
-  const joined = attempt.joined;
-  const outer = joined?.owner === 'this-package' ? (joined.call as Partial<ToolCallSpanState>) : undefined;
-  if (outer?.spanStartTime !== undefined && outer.spanStartTime !== NO_TIME && outer.startTime !== undefined) {
-    return addMillis(outer.spanStartTime, attempt.startTime - outer.startTime);
-  }
-  return addMillis(wallClockNow(), attempt.startTime - clock.now());
 }
 
 /** A span that has an id: one the SDK made. (The API's own check runs two regular expressions per call.) */
