@@ -1,5 +1,5 @@
 // A fake OpenAI Chat Completions API (plain JavaScript: fixture apps under test/register load it too); types in the .d.mts.
-import { createServer } from 'node:http';
+import { startFakeApiServer } from './fake-api-server.mjs';
 
 /**
  * A fake OpenAI Chat Completions API on 127.0.0.1: `POST …/chat/completions` answers with what
@@ -8,8 +8,7 @@ import { createServer } from 'node:http';
  */
 export async function startFakeChatCompletions(reply) {
   const requests = [];
-  const server = createServer(async (req, res) => {
-    const text = await bodyOf(req);
+  const server = await startFakeApiServer(async (req, res, text) => {
     const path = (req.url ?? '').split('?')[0] ?? '';
     if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
@@ -62,26 +61,7 @@ export async function startFakeChatCompletions(reply) {
       }),
     );
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-function bodyOf(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    req.on('data', (chunk) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
+  return { baseURL: `${server.origin}/v1`, requests, close: server.close };
 }
 
 /** The tool messages the runner sent in request `index`: `{ tool_call_id, content }` each. */

@@ -1,5 +1,5 @@
 // A fake Gemini API (plain JavaScript: fixture apps under test/register load it too); types in the .d.mts.
-import { createServer } from 'node:http';
+import { startFakeApiServer } from './fake-api-server.mjs';
 
 /**
  * A fake Gemini API on 127.0.0.1: `POST …/models/{model}:generateContent` answers with what `reply`
@@ -8,8 +8,7 @@ import { createServer } from 'node:http';
  */
 export async function startFakeGeminiApi(reply) {
   const requests = [];
-  const server = createServer(async (req, res) => {
-    const text = await bodyOf(req);
+  const server = await startFakeApiServer(async (req, res, text) => {
     const path = (req.url ?? '').split('?')[0] ?? '';
     const streaming = path.endsWith(':streamGenerateContent');
     if (req.method !== 'POST' || !(streaming || path.endsWith(':generateContent'))) {
@@ -34,26 +33,7 @@ export async function startFakeGeminiApi(reply) {
     }
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(response(parts, true)));
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-function bodyOf(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    req.on('data', (chunk) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
+  return { baseUrl: server.origin, requests, close: server.close };
 }
 
 /** The `functionResponse` parts the SDK sent in `request`. */

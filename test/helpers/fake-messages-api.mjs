@@ -1,5 +1,5 @@
 // A fake Anthropic Messages API (plain JavaScript: fixture apps under test/register load it too); types in the .d.mts.
-import { createServer } from 'node:http';
+import { startFakeApiServer } from './fake-api-server.mjs';
 
 /**
  * A fake Anthropic Messages API on 127.0.0.1: `POST /v1/messages` answers with what `reply` makes of
@@ -9,8 +9,7 @@ import { createServer } from 'node:http';
 export async function startFakeMessagesApi(reply) {
   const requests = [];
   let messageCount = 0;
-  const server = createServer(async (req, res) => {
-    const text = await bodyOf(req);
+  const server = await startFakeApiServer(async (req, res, text) => {
     const path = (req.url ?? '').split('?')[0] ?? '';
     if (req.method !== 'POST' || !path.endsWith('/v1/messages')) {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
@@ -30,26 +29,7 @@ export async function startFakeMessagesApi(reply) {
       res.end(JSON.stringify(message));
     }
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  return {
-    baseURL: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-function bodyOf(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    req.on('data', (chunk) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
+  return { baseURL: server.origin, requests, close: server.close };
 }
 
 const USAGE = { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };

@@ -6,15 +6,12 @@ import {
   METRIC_TOOL_CALL_ERRORS,
 } from 'otel-tool-calls/semconv';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildPackageIfMissing, runUnderRegister, toolSpans } from './run-app.js';
+import { buildPackageIfMissing, metricTotal, runUnderRegister, toolSpans } from './run-app.js';
 
 beforeAll(buildPackageIfMissing, 120_000);
 
 /** OTLP's `SPAN_KIND_SERVER` (its enum starts at UNSPECIFIED 0, INTERNAL 1). */
 const OTLP_SPAN_KIND_SERVER = 2;
-
-const total = (run: Awaited<ReturnType<typeof runUnderRegister>>, name: string) =>
-  run.metrics.find((metric) => metric.name === name)?.total;
 
 describe('zero-code: the AI SDK’s own MCP client (@ai-sdk/mcp) with no telemetry code', () => {
   it('each call is one client-side span (the AI SDK tool’s, the MCP call joined) whose server span is its child; isError counted', async () => {
@@ -37,8 +34,8 @@ describe('zero-code: the AI SDK’s own MCP client (@ai-sdk/mcp) with no telemet
     }
     expect(spans).toHaveLength(4);
     expect(spans.find((span) => span.name === 'execute_tool forecast')?.attributes[ATTR_ERROR_TYPE]).toBe('tool_error');
-    expect(total(run, METRIC_MCP_CLIENT_OPERATION_DURATION)).toBe(2);
+    expect(metricTotal(run, METRIC_MCP_CLIENT_OPERATION_DURATION)).toBe(2);
     // the failing call, counted once on each side
-    expect(total(run, METRIC_TOOL_CALL_ERRORS)).toBe(2);
+    expect(metricTotal(run, METRIC_TOOL_CALL_ERRORS)).toBe(2);
   });
 });

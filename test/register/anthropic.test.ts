@@ -7,12 +7,9 @@ import {
   METRIC_TOOL_CALL_ERRORS,
 } from 'otel-tool-calls/semconv';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildPackageIfMissing, runUnderRegister, sdkLine, toolSpans } from './run-app.js';
+import { buildPackageIfMissing, metricTotal, runUnderRegister, sdkLine, toolSpans } from './run-app.js';
 
 beforeAll(buildPackageIfMissing, 120_000);
-
-const total = (run: Awaited<ReturnType<typeof runUnderRegister>>, name: string) =>
-  run.metrics.find((metric) => metric.name === name)?.total;
 
 describe('zero-code: the Anthropic SDK tool runner with no telemetry code', () => {
   it.each(['0', '1'])(
@@ -27,8 +24,8 @@ describe('zero-code: the Anthropic SDK tool runner with no telemetry code', () =
         ['anthropic.custom_tool_use get_weather', 'toolu_1'],
         ['anthropic.custom_tool_use get_weather', 'toolu_2'],
       ]);
-      expect(total(run, METRIC_GEN_AI_EXECUTE_TOOL_DURATION)).toBe(2);
-      expect(total(run, METRIC_TOOL_CALL_ERRORS)).toBe(1);
+      expect(metricTotal(run, METRIC_GEN_AI_EXECUTE_TOOL_DURATION)).toBe(2);
+      expect(metricTotal(run, METRIC_TOOL_CALL_ERRORS)).toBe(1);
     },
   );
 });
@@ -51,7 +48,7 @@ describe('zero-code: the Claude Agent SDK with no telemetry code', () => {
       ]);
       // the SDK MCP server's call joined the hooks' span
       expect(spans[1]?.attributes[ATTR_MCP_METHOD_NAME]).toBe('tools/call');
-      expect(total(run, METRIC_GEN_AI_EXECUTE_TOOL_DURATION)).toBe(2);
+      expect(metricTotal(run, METRIC_GEN_AI_EXECUTE_TOOL_DURATION)).toBe(2);
     },
     70_000,
   );
@@ -71,7 +68,7 @@ describe.skipIf(sdkLine === 3)('zero-code: the MCP 2.x split packages with no te
       'weather 2',
       'weather 3',
     ]);
-    expect(total(run, METRIC_GEN_AI_EXECUTE_TOOL_DURATION)).toBe(4);
+    expect(metricTotal(run, METRIC_GEN_AI_EXECUTE_TOOL_DURATION)).toBe(4);
   });
 });
 
@@ -96,8 +93,8 @@ describe('zero-code: Claude Agent SDK calls that no Post hook ends, and concurre
       ['toolu_1', 'session_ended', ended],
       ['toolu_2', 'session_ended', ended],
     ]);
-    expect(total(run, METRIC_GEN_AI_EXECUTE_TOOL_DURATION)).toBe(5);
-    expect(total(run, METRIC_TOOL_CALL_ERRORS)).toBe(5);
+    expect(metricTotal(run, METRIC_GEN_AI_EXECUTE_TOOL_DURATION)).toBe(5);
+    expect(metricTotal(run, METRIC_TOOL_CALL_ERRORS)).toBe(5);
   });
 
   it('two concurrent queries whose calls share a tool_use id each get their own span', async () => {
@@ -114,6 +111,6 @@ describe('zero-code: Claude Agent SDK calls that no Post hook ends, and concurre
       ['execute_tool Bash', 'toolu_1', 0],
       ['execute_tool Read', 'toolu_1', 0],
     ]);
-    expect(total(run, METRIC_GEN_AI_EXECUTE_TOOL_DURATION)).toBe(2);
+    expect(metricTotal(run, METRIC_GEN_AI_EXECUTE_TOOL_DURATION)).toBe(2);
   });
 });

@@ -5,12 +5,9 @@ import {
   METRIC_TOOL_CALL_ERRORS,
 } from 'otel-tool-calls/semconv';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildPackageIfMissing, runUnderRegister, toolSpans } from './run-app.js';
+import { buildPackageIfMissing, metricTotal, runUnderRegister, toolSpans } from './run-app.js';
 
 beforeAll(buildPackageIfMissing, 120_000);
-
-const total = (run: Awaited<ReturnType<typeof runUnderRegister>>, name: string) =>
-  run.metrics.find((metric) => metric.name === name)?.total;
 
 describe('zero-code: @google/genai automatic function calling with no telemetry code', () => {
   it.each(['0', '1'])(
@@ -26,8 +23,8 @@ describe('zero-code: @google/genai automatic function calling with no telemetry 
         ['execute_tool get_weather', 'fc_2'],
       ]);
       expect(spans[1]?.attributes[ATTR_ERROR_TYPE]).toBe('tool_error');
-      expect(total(run, METRIC_GEN_AI_EXECUTE_TOOL_DURATION)).toBe(2);
-      expect(total(run, METRIC_TOOL_CALL_ERRORS)).toBe(1);
+      expect(metricTotal(run, METRIC_GEN_AI_EXECUTE_TOOL_DURATION)).toBe(2);
+      expect(metricTotal(run, METRIC_TOOL_CALL_ERRORS)).toBe(1);
     },
   );
 });

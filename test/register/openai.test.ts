@@ -5,12 +5,9 @@ import {
   METRIC_TOOL_CALL_ERRORS,
 } from 'otel-tool-calls/semconv';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildPackageIfMissing, runUnderRegister, toolSpans } from './run-app.js';
+import { buildPackageIfMissing, metricTotal, runUnderRegister, toolSpans } from './run-app.js';
 
 beforeAll(buildPackageIfMissing, 120_000);
-
-const total = (run: Awaited<ReturnType<typeof runUnderRegister>>, name: string) =>
-  run.metrics.find((metric) => metric.name === name)?.total;
 
 describe('zero-code: the openai SDK tool runner (runTools) with no telemetry code', () => {
   it.each(['0', '1'])(
@@ -28,8 +25,8 @@ describe('zero-code: the openai SDK tool runner (runTools) with no telemetry cod
       ]);
       const unknown = spans.find((span) => span.attributes[ATTR_GEN_AI_TOOL_CALL_ID] === 'call_0');
       expect(unknown?.attributes[ATTR_ERROR_TYPE]).toBe('InvalidToolCall');
-      expect(total(run, METRIC_GEN_AI_EXECUTE_TOOL_DURATION)).toBe(3);
-      expect(total(run, METRIC_TOOL_CALL_ERRORS)).toBe(2);
+      expect(metricTotal(run, METRIC_GEN_AI_EXECUTE_TOOL_DURATION)).toBe(3);
+      expect(metricTotal(run, METRIC_TOOL_CALL_ERRORS)).toBe(2);
     },
   );
 });

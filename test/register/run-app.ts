@@ -199,3 +199,6 @@ export function logsOf(requests: Requests): string[] {
 /** The `execute_tool` spans, by tool name, in the order they ended. */
 export const toolSpans = (run: AppRun) =>
   run.spans.filter((span) => span.attributes['gen_ai.operation.name'] === 'execute_tool');
+
+/** The total of the metric `name` in the run's last export (histogram: its count; sum: its value), `undefined` when absent. */
+export const metricTotal = (run: AppRun, name: string) => run.metrics.find((metric) => metric.name === name)?.total;
