@@ -172,26 +172,23 @@ describe('traces in the real Jaeger v2', () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpHttpUrl,
     });
     const running = jaeger;
-    const trace = await waitFor(
-      'the MCP call of both services in Jaeger',
+    // each process exports on its own: the trace is read again until both sides' tools/call span are in it
+    const { trace, client, server } = await waitFor(
+      'the tools/call span of both services in Jaeger',
       async () => {
         const [found] = await running.traces('mcp-agent');
-        const services = new Set(Object.values(found?.processes ?? {}).map((process) => process.serviceName));
-        if (!found || !services.has('mcp-weather-server')) throw new Error('not both services yet');
-        return found;
+        const serviceOf = (span: JaegerSpan) => found?.processes[span.processID]?.serviceName;
+        const call = (service: string) =>
+          found?.spans.find((span) => span.operationName === 'tools/call weather' && serviceOf(span) === service);
+        const [client, server] = [call('mcp-agent'), call('mcp-weather-server')];
+        if (!found || !client || !server) throw new Error('not both sides yet');
+        return { trace: found, client, server };
       },
       { timeoutMs: 30_000, intervalMs: 500 },
     );
-    const serviceOf = (span: JaegerSpan) => trace.processes[span.processID]?.serviceName;
-    const client = trace.spans.find(
-      (span) => span.operationName === 'tools/call weather' && serviceOf(span) === 'mcp-agent',
-    );
-    const server = trace.spans.find(
-      (span) => span.operationName === 'tools/call weather' && serviceOf(span) === 'mcp-weather-server',
-    );
-    expect(tag(client!.tags, 'span.kind')).toBe('client');
-    expect(tag(server!.tags, 'span.kind')).toBe('server');
-    expect(parentOf(server!)).toBe(client!.spanID);
-    expect(new Set(trace.spans.map((span) => span.traceID))).toEqual(new Set([client!.traceID]));
+    expect(tag(client.tags, 'span.kind')).toBe('client');
+    expect(tag(server.tags, 'span.kind')).toBe('server');
+    expect(parentOf(server)).toBe(client.spanID);
+    expect(new Set(trace.spans.map((span) => span.traceID))).toEqual(new Set([client.traceID]));
   }, 120_000);
 });
