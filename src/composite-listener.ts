@@ -1,5 +1,5 @@
 import { COMPOSED_LISTENERS_KEY as COMPOSED_LISTENERS, keepHidden } from './internal/protocol.js';
-import type { ToolCallInfo, ToolCallListener } from './tool-call-listener.js';
+import type { ToolCallDecision, ToolCallInfo, ToolCallListener } from './tool-call-listener.js';
 
 /**
  * One listener that fans out to several, behaving like nested wrapping with the first listener
@@ -10,13 +10,15 @@ import type { ToolCallInfo, ToolCallListener } from './tool-call-listener.js';
  * - `onError` calls every listener and returns the first non-null string in that (reverse) order.
  * - A listener method that throws does not stop the others: every listener is still called, then
  *   the first error is rethrown (so an `afterCall` error reaches `onError` of all of them).
+ * - `onDecision` runs in the given order.
  * - A `beforeCall` that throws: the listeners already started get `onError` with that error (their
  *   answers are ignored: the tool never runs) and `afterCompletion`, then the error propagates.
  */
 export function compositeListener(listeners: readonly ToolCallListener<unknown>[]): ToolCallListener<unknown[]> {
   const all = [...listeners];
   // indexes, not listeners, so that the same listener given twice keeps two contexts
-  const reversed = all.map((_, index) => index).reverse();
+  const order = all.map((_, index) => index);
+  const reversed = [...order].reverse();
 
   const composite: ToolCallListener<unknown[]> = {
     beforeCall(toolName: string, toolInput: unknown, call: ToolCallInfo): unknown[] {
@@ -56,6 +58,9 @@ export function compositeListener(listeners: readonly ToolCallListener<unknown>[
         body = () => (listener.runInContext as NonNullable<typeof listener.runInContext>)(contexts[index], inner);
       }
       return body();
+    },
+    onDecision(decision: ToolCallDecision): void {
+      forEach(all, order, (l) => l.onDecision?.(decision));
     },
   };
   // so that an adapter finds an OpenTelemetry listener among the parts (otel/operation-telemetry.ts)

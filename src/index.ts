@@ -20,6 +20,8 @@ export type {
   FailureOutcome,
   ForeignToolSpan,
   ToolCallCorrelation,
+  ToolCallDecision,
+  ToolCallDecisionOutcome,
   ToolCallInfo,
   ToolCallListener,
   ToolCallRejection,

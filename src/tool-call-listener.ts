@@ -46,6 +46,37 @@ export interface ToolCallInfo {
    * A span named by the conventions (`execute_tool {tool}`) needs no such word.
    */
   readonly foreignSpan?: ForeignToolSpan;
+  /**
+   * The conversation the call belongs to, as the framework names it (the Claude Agent SDK's session,
+   * the OpenAI Agents SDK's conversation or group, Mastra's thread, ADK's session): the span's
+   * `gen_ai.conversation.id`. Never invented: absent when the framework gives none.
+   */
+  readonly conversationId?: string;
+}
+
+/** What was decided about a tool call before it ran (`ToolCallDecision.outcome`). */
+export type ToolCallDecisionOutcome = 'allow' | 'deny' | 'require_approval';
+
+/**
+ * A decision about a tool call the model asked for, as an adapter sees it: `require_approval` when the
+ * framework asks the app (or a human) whether the call may run; `allow` or `deny` when the answer
+ * comes. A denied call never runs: it has no `beforeCall`.
+ */
+export interface ToolCallDecision {
+  readonly toolName: string;
+  readonly outcome: ToolCallDecisionOutcome;
+  /** The model's id for the call, where the framework gives one. */
+  readonly toolCallId?: string;
+  /** The framework (`ToolCallInfo.framework`). */
+  readonly framework?: string;
+  /** `ToolCallInfo.conversationId`, where the framework gives one. */
+  readonly conversationId?: string;
+  /**
+   * For an `allow` or `deny` awaited inside this process (a permission callback that asked a human):
+   * the seconds from the question to the answer. Absent when the answer came from elsewhere (a later
+   * request carrying the app's approval).
+   */
+  readonly waitSeconds?: number;
 }
 
 /** A key two observers of one call both know (`ToolCallInfo.correlation`). */
@@ -98,4 +129,10 @@ export interface ToolCallListener<Context = unknown> {
   afterCompletion?(context: Context, toolName: string, toolInput: unknown, call: ToolCallInfo): void;
   /** Runs the tool body, e.g. inside the span's context so the tool's own spans become children. */
   runInContext?<R>(context: Context, run: () => R): R;
+  /**
+   * A decision about a call, outside any invocation (a denied call has none): told by the adapters that
+   * see approvals (the AI SDK's `needsApproval`, the OpenAI Agents SDK's, the Claude Agent SDK's
+   * permissions). A throwing `onDecision` is caught and logged: the framework's flow goes on.
+   */
+  onDecision?(decision: ToolCallDecision): void;
 }

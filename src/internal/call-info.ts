@@ -4,7 +4,7 @@ import type { ToolContext, ToolDefinition, ToolMetadata } from '../tool-callback
 /**
  * What a listener is told about one call: the tool's definition and metadata, and the fields of
  * `toolContext` it knows (`toolCallId`, `signal`, `framework`, `attributes`, `remote`, `rejection`,
- * `correlation`, `foreignSpan`), each checked for its type.
+ * `correlation`, `foreignSpan`, `conversationId`), each checked for its type.
  */
 export function callInfo(
   toolDefinition: ToolDefinition,
@@ -20,8 +20,10 @@ export function callInfo(
   let rejection: unknown;
   let correlation: unknown;
   let foreignSpan: unknown;
+  let conversationId: unknown;
   try {
-    ({ toolCallId, signal, framework, attributes, remote, rejection, correlation, foreignSpan } = toolContext);
+    ({ toolCallId, signal, framework, attributes, remote, rejection, correlation, foreignSpan, conversationId } =
+      toolContext);
   } catch {
     // a toolContext whose getters throw is the caller's to pass on: the tool runs as it would unwrapped
     return { toolDefinition, toolMetadata };
@@ -38,6 +40,7 @@ export function callInfo(
     rejection: rejection === 'invalid_input' || rejection === 'unknown_tool' ? rejection : undefined,
     correlation: isCorrelation(correlation) ? correlation : undefined,
     foreignSpan: isForeignSpan(foreignSpan) ? foreignSpan : undefined,
+    conversationId: typeof conversationId === 'string' && conversationId.length > 0 ? conversationId : undefined,
   };
 }
 

@@ -26,6 +26,8 @@ export class MetricAttributes {
   private size = 0;
   /** The last successful call's set: most calls are of the tool before them, and succeed. */
   private lastSuccess: Attributes | undefined;
+  /** `byTool`'s sets, by tool name. */
+  private readonly tools = new Map<string, Attributes>();
 
   constructor(private readonly agentName: string | undefined) {}
 
@@ -46,6 +48,17 @@ export class MetricAttributes {
   /** The histogram's attributes plus `tool_call.error.outcome`, and `tool_call.error.source` for the model's. */
   errors(toolName: string, toolType: string, errorType: string, outcome: string, byModel: boolean): Attributes {
     return this.get(toolName, toolType, errorType, outcome, byModel);
+  }
+
+  /** `gen_ai.tool.name`, and `gen_ai.agent.name` when set: the repeats' and the result sizes' attributes. */
+  byTool(toolName: string): Attributes {
+    const found = this.tools.get(toolName);
+    if (found !== undefined) return found;
+    const attributes: Attributes = { [ATTR_GEN_AI_TOOL_NAME]: toolName };
+    if (this.agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = this.agentName;
+    Object.freeze(attributes);
+    if (this.tools.size < MAX_KEPT) this.tools.set(toolName, attributes);
+    return attributes;
   }
 
   private get(

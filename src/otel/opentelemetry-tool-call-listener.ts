@@ -14,10 +14,11 @@ import {
 } from '@opentelemetry/api';
 import { IDLE_CALL, type IdleCall } from '../internal/idle-listener.js';
 import { logger } from '../internal/logger.js';
-import type { ToolCallInfo, ToolCallListener } from '../tool-call-listener.js';
+import type { ToolCallDecision, ToolCallInfo, ToolCallListener } from '../tool-call-listener.js';
 import { VERSION } from '../version.js';
 import { boundedAttribute, boundedAttributes } from './bounded-text.js';
 import { captureContent } from './content-capture.js';
+import { emitDecision } from './decision-log.js';
 import { decideErrorPolicy } from './error-policy.js';
 import { isErrorLike } from './error-type.js';
 import { hasExceptionEvent, keepFailure } from './kept-failure.js';
@@ -32,7 +33,9 @@ import {
 } from './outer-tool-call.js';
 import { exceptionOf, inputRejectedMessage, quotesArguments } from './rejected-input.js';
 import { recordRemoteCallDuration } from './remote-call-metrics.js';
+import { RepeatedCalls } from './repeated-calls.js';
 import { defaultFormatError, resolveOptions } from './resolve-options.js';
+import { resultSize } from './result-size.js';
 import {
   ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
   ATTR_GEN_AI_TOOL_CALL_RESULT,
@@ -40,6 +43,7 @@ import {
   ATTR_GEN_AI_TOOL_TYPE,
   ATTR_TOOL_CALL_ERROR_OUTCOME,
   ATTR_TOOL_CALL_ERROR_SOURCE,
+  ATTR_TOOL_CALL_REPEAT_COUNT,
   GEN_AI_TOOL_TYPE_VALUE_FUNCTION,
   TOOL_CALL_ERROR_OUTCOME_VALUE_REPORTED,
   TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN,
@@ -80,6 +84,8 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
   private readonly metrics: ToolCallMetrics;
   /** A call nested in a span that stands for it already: joined to it (tool-call-join.ts). */
   private readonly joins: ToolCallJoins;
+  /** The recent traces' calls, to tell a repeated call (`recordRepeatedCalls`). */
+  private readonly repeatedCalls: RepeatedCalls | undefined;
   /** The API's global tracer provider, when spans go there: asked at each call whether an SDK is behind it. */
   private readonly globalTracerProvider: ProxyTracerProvider | undefined;
   /** No SDK, no hook: a call has nothing to record, and only the error policy applies. */
@@ -96,6 +102,9 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     const tracerProvider = this.options.tracerProvider ?? trace.getTracerProvider();
     this.tracer = tracerProvider.getTracer(SCOPE_NAME, VERSION);
     this.globalTracerProvider = tracerProvider instanceof ProxyTracerProvider ? tracerProvider : undefined;
+    this.repeatedCalls = this.options.recordRepeatedCalls
+      ? new RepeatedCalls(this.options.maxContentLength)
+      : undefined;
     this.joins = new ToolCallJoins({
       tracer: this.tracer,
       attributes: (name, call, toolType, extra) => this.spanAttributes(name, call, toolType, extra),
@@ -159,12 +168,19 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       // the state is the call's identity too (what tells it from a call it is nested in)
       const state = callState(name, call, toolInput, toolType, startTime, parent);
       const outer = options.keepNestedSpans ? undefined : outerToolCall(parent, state);
-      if (outer !== undefined) return this.joins.join(outer, state, call, extra, explicitType !== undefined);
+      if (outer !== undefined) {
+        const joined = this.joins.join(outer, state, call, extra, explicitType !== undefined);
+        // another tracer's span stands for the call: it is this call's; a call of this package's own
+        // stands for it: that call counted it
+        if (joined.joined?.owner === 'other') this.countRepeat(joined, toolInput);
+        return joined;
+      }
       // read only for a span of its own: a call that joins one does not end it
       state.spanStartTime = wallClockNow();
       const span = this.startSpan(state, call, extra, parent);
       state.span = span;
       this.captureArguments(span, name, toolInput);
+      if (this.repeatedCalls !== undefined) this.countRepeat(state, toolInput);
       // a call nested in this one (the same tool observed twice) joins it while it is open: through
       // its span, or, with no tracer provider (an invalid span context), through the body's context
       if (hasValidContext(span)) {
@@ -233,6 +249,25 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       );
     } catch (error) {
       logger.error(`could not capture the arguments of '${name}'`, error);
+    }
+  }
+
+  /**
+   * A call that repeats an earlier one of its trace: `tool_call.repeat.count` on its span, one
+   * `tool_call.repeats`. No trace (a span with no id: no SDK), nothing counted.
+   */
+  private countRepeat(state: ToolCallSpanState, toolInput: unknown): void {
+    const { repeatedCalls } = this;
+    if (repeatedCalls === undefined) return;
+    try {
+      const { traceId } = state.span.spanContext();
+      if (traceId === INVALID_TRACEID) return;
+      const before = repeatedCalls.before(traceId, state.toolName, toolInput);
+      if (before === 0) return;
+      state.span.setAttribute(ATTR_TOOL_CALL_REPEAT_COUNT, before);
+      this.metrics.repeat(state.parent, state.metricToolName);
+    } catch (error) {
+      logger.error(`could not count the repeats of '${state.toolName}'`, error);
     }
   }
 
@@ -322,11 +357,47 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     try {
       const seconds = (endTime - startTime) / 1000;
       this.metrics.record(state.parent, seconds, state.metricToolName, toolType, errorType, outcome, state.rejected);
+      if (errorType === undefined && this.options.recordResultSize) this.recordResultSize(state);
     } catch (error) {
       // the wording the first battery checks for: the end of the call's telemetry failed
       logger.error(`could not end the span of '${name}': recording its metrics failed`, error);
     }
     this.recordRemoteCall(state, call, endTime);
+  }
+
+  /** `tool_call.result.size`: computed only when a meter records it (result-size.ts bounds its cost). */
+  private recordResultSize(state: ToolCallSpanState): void {
+    if (this.metrics.meter() === undefined) return;
+    const bytes = resultSize(state.result);
+    // a result that cannot be read (a throwing getter): no size to give
+    if (!Number.isNaN(bytes)) this.metrics.resultSize(state.parent, state.metricToolName, bytes);
+  }
+
+  /**
+   * A decision told by an adapter: a `gen_ai.tool.call.decision` log record in the active context and,
+   * for a wait inside this process, a `tool_call.approval.duration` sample. Never throws.
+   */
+  onDecision(decision: ToolCallDecision): void {
+    if (!this.options.recordDecisions) return;
+    try {
+      const toolName = nameOf(decision.toolName);
+      const { outcome, toolCallId, conversationId, waitSeconds } = decision;
+      if (outcome !== 'allow' && outcome !== 'deny' && outcome !== 'require_approval') {
+        logger.error(`a decision on '${toolName}' with an unknown outcome (${String(outcome)}) was not recorded`);
+        return;
+      }
+      emitDecision(this.options.loggerProvider, {
+        toolName,
+        outcome,
+        toolCallId: typeof toolCallId === 'string' ? toolCallId : undefined,
+        conversationId: typeof conversationId === 'string' ? conversationId : undefined,
+      });
+      if (outcome !== 'require_approval' && typeof waitSeconds === 'number' && waitSeconds >= 0) {
+        this.metrics.approval(toolName, outcome, waitSeconds);
+      }
+    } catch (error) {
+      logger.error('could not record a decision on a tool call', error);
+    }
   }
 
   /** A remote call's own duration metric (MCP: `mcp.client/server.operation.duration`), from its span's attributes. */

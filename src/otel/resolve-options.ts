@@ -25,6 +25,9 @@ type Resolved = Required<
     | 'maxContentLength'
     | 'recordException'
     | 'keepNestedSpans'
+    | 'recordRepeatedCalls'
+    | 'recordResultSize'
+    | 'recordDecisions'
   >
 > &
   OpenTelemetryToolCallListenerOptions;
@@ -44,14 +47,20 @@ export function resolveOptions(options: OpenTelemetryToolCallListenerOptions = {
     maxContentLength: fill(options.maxContentLength, DEFAULT_MAX_CONTENT_LENGTH),
     recordException: fill(options.recordException, true),
     keepNestedSpans: fill(options.keepNestedSpans, false),
+    recordRepeatedCalls: fill(options.recordRepeatedCalls, true),
+    recordResultSize: fill(options.recordResultSize, true),
+    recordDecisions: fill(options.recordDecisions, true),
   };
   assertProvider(resolved.tracerProvider, 'tracerProvider', 'getTracer');
   assertProvider(resolved.meterProvider, 'meterProvider', 'getMeter');
+  assertProvider(resolved.loggerProvider, 'loggerProvider', 'getLogger');
   assertErrorPolicy(resolved.errorPolicy, 'errorPolicy');
   const toolErrorPolicies = snapshotToolPolicies(resolved.toolErrorPolicies);
   if (typeof resolved.captureContent !== 'boolean') fail('captureContent', 'a boolean');
   if (typeof resolved.recordException !== 'boolean') fail('recordException', 'a boolean');
-  if (typeof resolved.keepNestedSpans !== 'boolean') fail('keepNestedSpans', 'a boolean');
+  for (const name of ['keepNestedSpans', 'recordRepeatedCalls', 'recordResultSize', 'recordDecisions'] as const) {
+    if (typeof resolved[name] !== 'boolean') fail(name, 'a boolean');
+  }
   if (!Number.isSafeInteger(resolved.maxContentLength) || resolved.maxContentLength < 1) {
     fail('maxContentLength', 'a positive integer');
   }

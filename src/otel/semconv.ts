@@ -95,3 +95,34 @@ export const METRIC_TOOL_CALL_ERRORS = 'tool_call.errors' as const;
 export const GEN_AI_DURATION_BUCKETS: readonly number[] = Object.freeze([
   0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
 ]);
+
+/** The conversation (session, thread) a call belongs to, when the framework gives one; never invented. */
+export const ATTR_GEN_AI_CONVERSATION_ID = 'gen_ai.conversation.id' as const;
+
+/**
+ * This package's own, on a repeated call's span: how many calls of the same tool with the same
+ * arguments came before it in its trace. Absent on a first call.
+ */
+export const ATTR_TOOL_CALL_REPEAT_COUNT = 'tool_call.repeat.count' as const;
+/** Counter ({call}) of repeated calls (same tool, same arguments, same trace): this package's own. */
+export const METRIC_TOOL_CALL_REPEATS = 'tool_call.repeats' as const;
+/** Histogram (By) of a successful call's result as the model reads it: this package's own. */
+export const METRIC_TOOL_CALL_RESULT_SIZE = 'tool_call.result.size' as const;
+/** Bucket boundaries (By) of `tool_call.result.size`: 64 B to 4 MiB, by fours. */
+export const TOOL_CALL_RESULT_SIZE_BUCKETS: readonly number[] = Object.freeze([
+  64, 256, 1024, 4096, 16_384, 65_536, 262_144, 1_048_576, 4_194_304,
+]);
+
+/** The event name of a decision on a tool call (a log record): the GenAI conventions' proposed event. */
+export const EVENT_GEN_AI_TOOL_CALL_DECISION = 'gen_ai.tool.call.decision' as const;
+/** What was decided: `allow`, `deny` or `require_approval`. */
+export const ATTR_GEN_AI_TOOL_CALL_DECISION_OUTCOME = 'gen_ai.tool.call.decision.outcome' as const;
+export const GEN_AI_TOOL_CALL_DECISION_OUTCOME_VALUE_ALLOW = 'allow' as const;
+export const GEN_AI_TOOL_CALL_DECISION_OUTCOME_VALUE_DENY = 'deny' as const;
+export const GEN_AI_TOOL_CALL_DECISION_OUTCOME_VALUE_REQUIRE_APPROVAL = 'require_approval' as const;
+/** Histogram (s) of a wait for a decision inside one process (a permission callback): this package's own. */
+export const METRIC_TOOL_CALL_APPROVAL_DURATION = 'tool_call.approval.duration' as const;
+/** Bucket boundaries (s) of `tool_call.approval.duration`: a human's answer, half a second to an hour. */
+export const TOOL_CALL_APPROVAL_DURATION_BUCKETS: readonly number[] = Object.freeze([
+  0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600,
+]);

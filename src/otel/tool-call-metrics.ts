@@ -9,7 +9,17 @@ import {
 } from '@opentelemetry/api';
 import { VERSION } from '../version.js';
 import { MetricAttributes } from './metric-attributes.js';
-import { GEN_AI_DURATION_BUCKETS, METRIC_GEN_AI_EXECUTE_TOOL_DURATION, METRIC_TOOL_CALL_ERRORS } from './semconv.js';
+import {
+  ATTR_GEN_AI_TOOL_CALL_DECISION_OUTCOME,
+  GEN_AI_DURATION_BUCKETS,
+  METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
+  METRIC_TOOL_CALL_APPROVAL_DURATION,
+  METRIC_TOOL_CALL_ERRORS,
+  METRIC_TOOL_CALL_REPEATS,
+  METRIC_TOOL_CALL_RESULT_SIZE,
+  TOOL_CALL_APPROVAL_DURATION_BUCKETS,
+  TOOL_CALL_RESULT_SIZE_BUCKETS,
+} from './semconv.js';
 
 /** The instrumentation scope of the listener's spans and metrics. */
 export const SCOPE_NAME = 'otel-tool-calls';
@@ -20,9 +30,16 @@ interface Instruments {
   readonly meter: Meter;
   readonly duration: Histogram;
   readonly errors: Counter;
+  readonly repeats: Counter;
+  readonly resultSize: Histogram;
+  readonly approvalDuration: Histogram;
 }
 
-/** The listener's metrics: one `gen_ai.execute_tool.duration` sample per call, a `tool_call.errors` increment per failure. */
+/**
+ * The listener's metrics: one `gen_ai.execute_tool.duration` sample per call, a `tool_call.errors`
+ * increment per failure, a `tool_call.repeats` increment per repeated call, a `tool_call.result.size`
+ * sample per success.
+ */
 export class ToolCallMetrics {
   private instruments: Instruments | undefined;
   private readonly attributes: MetricAttributes;
@@ -68,6 +85,22 @@ export class ToolCallMetrics {
     }
   }
 
+  /** A call that repeats an earlier one of its trace (repeated-calls.ts). */
+  repeat(parent: Context, toolName: string): void {
+    this.get()?.repeats.add(1, this.attributes.byTool(toolName), parent);
+  }
+
+  /** The size in bytes of a successful call's result (result-size.ts). */
+  resultSize(parent: Context, toolName: string, bytes: number): void {
+    this.get()?.resultSize.record(bytes, this.attributes.byTool(toolName), parent);
+  }
+
+  /** A wait for a decision inside this process: `tool_call.approval.duration`, by tool and outcome. */
+  approval(toolName: string, outcome: string, seconds: number): void {
+    const attributes = { ...this.attributes.byTool(toolName), [ATTR_GEN_AI_TOOL_CALL_DECISION_OUTCOME]: outcome };
+    this.get()?.approvalDuration.record(seconds, attributes);
+  }
+
   // Looked up at a call, not in the constructor, and kept only once an SDK gives a real meter: the
   // global metrics API has no proxy, so instruments made before the SDK starts would stay no-ops.
   private get(): Instruments | undefined {
@@ -84,6 +117,22 @@ export class ToolCallMetrics {
       errors: meter.createCounter(METRIC_TOOL_CALL_ERRORS, {
         unit: '{error}',
         description: 'Failed tool calls, by outcome (reported to the model or rethrown); otel-tool-calls own metric',
+      }),
+      repeats: meter.createCounter(METRIC_TOOL_CALL_REPEATS, {
+        unit: '{call}',
+        description:
+          'Tool calls that repeat an earlier call of their trace (same tool, same arguments); otel-tool-calls own metric',
+      }),
+      resultSize: meter.createHistogram(METRIC_TOOL_CALL_RESULT_SIZE, {
+        unit: 'By',
+        description:
+          "Size of a successful tool call's result as the model reads it (UTF-8 bytes); otel-tool-calls own metric",
+        advice: { explicitBucketBoundaries: [...TOOL_CALL_RESULT_SIZE_BUCKETS] },
+      }),
+      approvalDuration: meter.createHistogram(METRIC_TOOL_CALL_APPROVAL_DURATION, {
+        unit: 's',
+        description: 'Time a tool call waited for an approval decision inside the process; otel-tool-calls own metric',
+        advice: { explicitBucketBoundaries: [...TOOL_CALL_APPROVAL_DURATION_BUCKETS] },
       }),
     };
     return this.instruments;

@@ -1,8 +1,9 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { ToolCallInfo } from '../tool-call-listener.js';
-import { boundedValue, MAX_DESCRIPTION_LENGTH } from './bounded-text.js';
+import { boundedAttribute, boundedValue, MAX_DESCRIPTION_LENGTH } from './bounded-text.js';
 import {
   ATTR_GEN_AI_AGENT_NAME,
+  ATTR_GEN_AI_CONVERSATION_ID,
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_TOOL_CALL_ID,
   ATTR_GEN_AI_TOOL_DESCRIPTION,
@@ -57,6 +58,8 @@ export function executeToolAttributes(
   const description = descriptionOf(call);
   if (description !== undefined) attributes[ATTR_GEN_AI_TOOL_DESCRIPTION] = description;
   if (agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = agentName;
+  if (call.conversationId !== undefined)
+    attributes[ATTR_GEN_AI_CONVERSATION_ID] = boundedAttribute(call.conversationId);
   return attributes;
 }
 

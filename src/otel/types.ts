@@ -1,5 +1,6 @@
 import type { MeterProvider, Span, TracerProvider } from '@opentelemetry/api';
 import type { ToolCallInfo } from '../tool-call-listener.js';
+import type { DecisionLoggerProvider } from './decision-log.js';
 
 /** What a failed call does: `report` it to the model as the tool result, or `rethrow` it. */
 export type ErrorPolicyDecision = 'report' | 'rethrow';
@@ -72,6 +73,25 @@ export interface OpenTelemetryToolCallListenerOptions {
    * @default false
    */
   readonly keepNestedSpans?: boolean;
+  /**
+   * Where the decision events go (`gen_ai.tool.call.decision` log records).
+   * @default the logger provider registered with the Logs API (`@opentelemetry/api` 1.10+, or
+   * `@opentelemetry/api-logs`), looked up at each decision; none registered, no record
+   */
+  readonly loggerProvider?: DecisionLoggerProvider;
+  /**
+   * Count repeated calls: a call whose tool and arguments (canonical JSON, within `maxContentLength`)
+   * equal an earlier call's in its trace gets `tool_call.repeat.count` and a `tool_call.repeats` increment.
+   * @default true
+   */
+  readonly recordRepeatedCalls?: boolean;
+  /** Record `tool_call.result.size`, the size of each successful call's result in bytes. @default true */
+  readonly recordResultSize?: boolean;
+  /**
+   * Record decisions (`onDecision`): a `gen_ai.tool.call.decision` log record, and
+   * `tool_call.approval.duration` for a wait inside this process. @default true
+   */
+  readonly recordDecisions?: boolean;
   /** Called after the span starts, before the tool runs (not for a call that joined a span). @default none */
   readonly onSpanStart?: ToolCallSpanHook;
   /** Called just before the span ends (not for a call that joined a span). @default none */

@@ -7,12 +7,13 @@ import * as protocol from '../../src/internal/protocol.js';
 /*
  * Every key shared between copies of the package is declared once, in src/internal/protocol.ts, with
  * its owner, readers, value and cleanup rule: a registered key written anywhere else is a side channel
- * nobody declared. OpenTelemetry's own global (`opentelemetry.js.api.1`) is the API's, not ours.
+ * nobody declared. OpenTelemetry's own globals (`opentelemetry.js.api.1`, and `io.opentelemetry.js.api.logs` of
+ * `@opentelemetry/api-logs`) are the APIs', not ours.
  */
 
 const SRC = join(dirname(fileURLToPath(import.meta.url)), '../../src');
 const PROTOCOL_FILE = 'internal/protocol.ts';
-const OPENTELEMETRY_OWN_KEYS = new Set(['opentelemetry.js.api.1']);
+const OPENTELEMETRY_OWN_KEYS = new Set(['opentelemetry.js.api.1', 'io.opentelemetry.js.api.logs']);
 
 function sourceFiles(folder = SRC): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {

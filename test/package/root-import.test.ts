@@ -96,7 +96,7 @@ describe('otel-tool-calls/semconv', () => {
     const semconv = await import('otel-tool-calls/semconv');
     const names = Object.keys(semconv);
     expect(names.length).toBeGreaterThan(15);
-    for (const name of names) expect(name).toMatch(/^(ATTR|METRIC|GEN_AI|TOOL_CALL|MCP|ERROR_TYPE)_[A-Z_]+$/);
+    for (const name of names) expect(name).toMatch(/^(ATTR|METRIC|EVENT|GEN_AI|TOOL_CALL|MCP|ERROR_TYPE)_[A-Z_]+$/);
     expect(semconv.ATTR_GEN_AI_TOOL_NAME).toBe('gen_ai.tool.name');
     expect(semconv.METRIC_GEN_AI_EXECUTE_TOOL_DURATION).toBe('gen_ai.execute_tool.duration');
   });
