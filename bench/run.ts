@@ -33,6 +33,7 @@ import {
   formatPaired,
   formatPeers,
   formatPooledValues,
+  formatRepeatTable,
   formatSharedTimes,
   formatStartup,
   formatTable,
@@ -45,11 +46,13 @@ import { compare, compareAllocations } from './lib/rows.js';
 import { measureStartup, startupRuntimes } from './lib/startup.js';
 import {
   evaluateMcpTarget,
+  evaluateRepeatTableTarget,
   evaluateStartupTargets,
   evaluateTargets,
   type InFlightResult,
   type McpRoundTripResult,
   type MemoryResult,
+  type RepeatTableResult,
   type SharedTimesResult,
 } from './lib/targets.js';
 
@@ -321,6 +324,11 @@ async function everything(): Promise<void> {
   await node([inFlightScript, '--out', inFlightFile, '--pairs', quick ? '1' : '20']);
   const inFlight = JSON.parse(readFileSync(inFlightFile, 'utf8')) as InFlightResult;
 
+  log('▶ repeat table at 10,000 traces');
+  const repeatTableFile = join(scratch, 'repeat-table.json');
+  await node(['--import', 'tsx', 'bench/repeat-table.ts', '--out', repeatTableFile]);
+  const repeatTable = JSON.parse(readFileSync(repeatTableFile, 'utf8')) as RepeatTableResult;
+
   const mcpRoundTrip = await measureMcp();
 
   log('▶ startup');
@@ -331,6 +339,7 @@ async function everything(): Promise<void> {
     ...evaluateTargets(pairedByProcess, memory, sharedTimes),
     ...evaluateStartupTargets(startup),
     evaluateMcpTarget(mcpRoundTrip),
+    evaluateRepeatTableTarget(repeatTable),
   ];
   const machine = machineState();
   const report = {
@@ -348,6 +357,7 @@ async function everything(): Promise<void> {
     sharedTimes,
     memory,
     inFlight,
+    repeatTable,
     mcpRoundTrip,
     startup,
     targets,
@@ -368,6 +378,7 @@ async function everything(): Promise<void> {
   console.log(`\n${formatSharedTimes(sharedTimes)}`);
   console.log(`\n${formatMemory(memory)}`);
   console.log(`\n${formatInFlight(inFlight)}`);
+  console.log(`\n${formatRepeatTable(repeatTable)}`);
   console.log(`\n${formatMcpRoundTrip(mcpRoundTrip)}`);
   console.log(`\n${formatStartup(startup)}`);
   console.log(`\nTargets${quick ? ' (quick mode: not judged on these numbers)' : ''}:\n${formatTargets(targets)}`);

@@ -17,6 +17,7 @@ import { captureCases, compositeCases, loaderCases, overheadAndScalingCases, tar
 import type { BenchCase } from './lib/measure.js';
 import type { Comparison } from './lib/paired.js';
 import { installSdk } from './lib/sdk-world.js';
+import { signalCases } from './lib/signal-cases.js';
 import { runWorld, worldArgs } from './lib/world.js';
 
 export const SUITES = ['no-sdk', 'sdk', 'capture', 'loader-tsx', 'loader-compiled'] as const;
@@ -33,7 +34,7 @@ switch (suite) {
     comparisons = targetComparisons('no-sdk');
     break;
   case 'sdk':
-    cases = [...overheadAndScalingCases('sdk'), ...compositeCases()];
+    cases = [...overheadAndScalingCases('sdk'), ...compositeCases(), ...signalCases()];
     comparisons = targetComparisons('sdk');
     break;
   case 'capture':

@@ -7,6 +7,7 @@ import {
 import { floorAsync, floorSync } from './floor.js';
 import type { BenchCase } from './measure.js';
 import type { Comparison } from './paired.js';
+import { SIGNALS_OFF, signalComparisons } from './signal-cases.js';
 import { asyncWeatherTool, INPUT, syncWeatherTool, type WeatherInput } from './tools.js';
 
 export const IN_FLIGHT_LEVELS = [1, 100, 10_000] as const;
@@ -35,7 +36,8 @@ function wrappedCases(world: World, tool: 'async' | 'sync', inFlight: number, wi
     row(
       otelKind,
       world === 'sdk' ? 'OpenTelemetry listener, real SDK' : 'OpenTelemetry listener, no SDK',
-      ToolCallListeners.wrap(make(), new OpenTelemetryToolCallListener()),
+      // on the floor's work: repeats and result size are judged on their own (signal-cases.ts)
+      ToolCallListeners.wrap(make(), new OpenTelemetryToolCallListener(world === 'sdk' ? SIGNALS_OFF : undefined)),
     ),
   ];
   if (withFloor) {
@@ -99,7 +101,7 @@ function records(bytes: number): { id: number; title: string; body: string }[] {
  * argument writes about 1,050: its row shows what a capture under the cap costs.
  */
 export function captureCases(): BenchCase[] {
-  const listener = new OpenTelemetryToolCallListener({ captureContent: true });
+  const listener = new OpenTelemetryToolCallListener({ ...SIGNALS_OFF, captureContent: true });
   const row = (kind: string, label: string, input: WeatherInput): BenchCase => ({
     id: `capture/async/${kind}/x1`,
     process: 'capture',
@@ -179,6 +181,7 @@ export function targetComparisons(process: 'no-sdk' | 'sdk' | 'capture'): Compar
         // batches of about 0.4 s: their pairs disagree by ±15 %, so more of them than the time budget
         // gives (in each of the processes that measure it, bench/run.ts)
         { ...versus(process, 'async', 'otel-sdk', 'floor', 10_000), collectBetweenBatches: true, minPairs: 20 },
+        ...signalComparisons(),
       ];
     case 'capture':
       return [
@@ -228,7 +231,10 @@ export function loaderCases(loader: 'tsx' | 'compiled'): BenchCase[] {
     ...wrappedCases('no-sdk', 'async', 1, false)[0],
     kind: 'capture-1kb',
     label: 'capture on, 1 KB argument, no SDK',
-    callable: ToolCallListeners.wrap(asyncWeatherTool(), new OpenTelemetryToolCallListener({ captureContent: true })),
+    callable: ToolCallListeners.wrap(
+      asyncWeatherTool(),
+      new OpenTelemetryToolCallListener({ ...SIGNALS_OFF, captureContent: true }),
+    ),
     input: { city: INPUT.city, notes: text(KB) },
   } as BenchCase;
   return [...wrappedCases('no-sdk', 'sync', 1, false), ...wrappedCases('no-sdk', 'async', 1, false), capture].map(

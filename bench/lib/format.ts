@@ -8,6 +8,7 @@ import {
   MCP_FLOOR_LIMIT,
   type McpRoundTripResult,
   type MemoryResult,
+  type RepeatTableResult,
   type SharedTimesResult,
   type Target,
 } from './targets.js';
@@ -22,6 +23,13 @@ export function formatInFlight(result: InFlightResult): string {
     `Memory per call in flight (${result.inFlight.toLocaleString('en-US')} async calls in flight, real SDK, heap after full collections, ${result.pairs} pairs): ` +
     `listener ${Math.round(result.listenerBytesPerCall).toLocaleString('en-US')} B, floor ${Math.round(result.floorBytesPerCall).toLocaleString('en-US')} B; ` +
     `× floor ${measured.median.toFixed(2)} (95 % interval ${measured.low.toFixed(2)}–${measured.high.toFixed(2)})`
+  );
+}
+
+export function formatRepeatTable(result: RepeatTableResult): string {
+  return (
+    `Repeat table (recordRepeatedCalls), ${result.traces.toLocaleString('en-US')} traces of ${result.callsPerTrace} calls, real SDK, heap after full collections: ` +
+    `${(result.tableBytes / 1024).toFixed(0)} KB (the listener with it, less the listener without it)`
   );
 }
 

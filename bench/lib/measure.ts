@@ -10,7 +10,7 @@ export interface BenchCase {
   readonly id: string;
   /** The benchmark process (bench/suite.ts --suite) it ran in: rows are only compared within one. */
   readonly process: string;
-  readonly group: 'overhead' | 'scaling' | 'capture' | 'composite' | 'loader' | 'peers';
+  readonly group: 'overhead' | 'scaling' | 'capture' | 'composite' | 'signals' | 'loader' | 'peers';
   readonly world: 'no-sdk' | 'sdk';
   readonly tool: 'async' | 'sync';
   /** bare | empty-listener | otel-no-sdk | otel-sdk | floor | capture-* | composite-* | <peer>-default | <peer>-content-off */

@@ -18,7 +18,7 @@ export interface AllocationReportRow extends AllocationRow {
   readonly overBareBytes: number;
 }
 
-const GROUP_ORDER = ['overhead', 'scaling', 'capture', 'composite', 'peers', 'loader'];
+const GROUP_ORDER = ['overhead', 'scaling', 'capture', 'composite', 'signals', 'peers', 'loader'];
 const PROCESS_ORDER = ['no-sdk', 'sdk', 'capture', 'peers', 'loader-tsx', 'loader-compiled'];
 
 /** Ratios only compare rows of one process (its world registered once, its own GC and JIT). */

@@ -161,6 +161,20 @@ export function evaluateTargets(
       ratios('sdk/async/otel-sdk-vs-floor/x10000'),
       'x',
     ),
+    perProcess(
+      'signals-on-vs-off',
+      'repeated calls and result size on ≤ 1.10 × off (real SDK, async tool, small arguments and result, a trace per call)',
+      1.1,
+      ratios('sdk/async/signals-on-vs-signals-off/x1'),
+      'x',
+    ),
+    perProcess(
+      'signals-on-vs-off-repeated',
+      'the same, every call in one trace (each call a repeat) ≤ 1.10 ×',
+      1.1,
+      ratios('sdk/async/signals-on-repeated-vs-signals-off-repeated/x1'),
+      'x',
+    ),
     target({
       id: 'span-histogram-shared-times',
       description: `span duration = histogram sample (same start and end readings), async and sync tool, within ${sharedTimes.toleranceNs} ns`,
@@ -276,6 +290,34 @@ export function evaluateStartupTargets(startup: StartupResult): Target[] {
       ),
     ];
   });
+}
+
+/** bench/repeat-table.ts: the repeat table's heap at 10,000 traces (issue 40). */
+export interface RepeatTableResult {
+  readonly traces: number;
+  readonly callsPerTrace: number;
+  /** Heap kept by the listener with the table, less the listener without it, after full collections. */
+  readonly tableBytes: number;
+  readonly heapOnBytes: number;
+  readonly heapOffBytes: number;
+}
+
+/** The repeat table's bound: it keeps the 1,024 most recent traces, whatever comes after. */
+export const REPEAT_TABLE_LIMIT_MB = 2;
+
+/** The repeat table at 10,000 traces ≤ `REPEAT_TABLE_LIMIT_MB`. */
+export function evaluateRepeatTableTarget(result: RepeatTableResult): Target {
+  const value = result.tableBytes / MB;
+  const met = value <= REPEAT_TABLE_LIMIT_MB;
+  return {
+    id: 'repeat-table-memory',
+    description: `the repeat table after ${result.traces.toLocaleString('en-US')} traces (${result.callsPerTrace} calls each) ≤ ${REPEAT_TABLE_LIMIT_MB} MB of heap`,
+    limit: REPEAT_TABLE_LIMIT_MB,
+    value,
+    unit: 'MB',
+    met,
+    verdict: met ? 'met' : 'MISSED',
+  };
 }
 
 /** The MCP target's limit: observed ≤ this × the floor (issue 39). */

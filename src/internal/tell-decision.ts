@@ -5,7 +5,7 @@ import { logger } from './logger.js';
  * Tells `listener` of a decision an adapter saw (`ToolCallListener.onDecision`). A listener that
  * throws is logged: the framework's approval flow goes on as it would unobserved.
  */
-export function tellDecision(listener: ToolCallListener<never>, decision: ToolCallDecision): void {
+export function tellDecision(listener: Pick<ToolCallListener, 'onDecision'>, decision: ToolCallDecision): void {
   try {
     listener.onDecision?.(decision);
   } catch (error) {

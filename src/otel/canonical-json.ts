@@ -13,6 +13,8 @@ const MAX_DEPTH = 64;
  * decimal text, binary data its length.
  */
 export function canonicalJson(value: unknown, maxLength: number): string {
+  const flat = flatRecordJson(value);
+  if (flat !== undefined) return flat.length <= maxLength ? flat : flat.slice(0, maxLength);
   let text = '';
   const ancestors: object[] = [];
 
@@ -108,6 +110,48 @@ export function canonicalJson(value: unknown, maxLength: number): string {
     // FULL, or a proxy whose keys cannot be listed: what was written is the key
   }
   return text;
+}
+
+/** A record this small, of primitives only, is written by the native serializer in one call. */
+const SMALL_RECORD = 16;
+/** A longer string is sliced to the room left before it is escaped (the walk): the bound holds. */
+const LONG_STRING = 256;
+
+/**
+ * The usual arguments (a plain record of a few strings, numbers and booleans), written directly,
+ * keys sorted; undefined for any other value (the walk writes those). Each member is read once.
+ */
+function flatRecordJson(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return undefined;
+  const keys = Object.keys(value);
+  if (keys.length > SMALL_RECORD) return undefined;
+  keys.sort();
+  let text = '{';
+  for (const key of keys) {
+    const member = readMember(value, key);
+    let written: string;
+    switch (typeof member) {
+      case 'string':
+        if (member.length > LONG_STRING) return undefined;
+        written = quote(member);
+        break;
+      case 'number':
+        written = Number.isFinite(member) ? String(member) : 'null';
+        break;
+      case 'boolean':
+        written = member ? 'true' : 'false';
+        break;
+      case 'undefined':
+        continue; // left out, as JSON.stringify leaves it
+      default:
+        if (member !== null) return undefined;
+        written = 'null';
+    }
+    text += `${text.length === 1 ? '' : ','}${quote(key)}:${written}`;
+  }
+  return `${text}}`;
 }
 
 /** A member read once; a getter that throws gives a marker in its place. */

@@ -254,18 +254,20 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
 
   /**
    * A call that repeats an earlier one of its trace: `tool_call.repeat.count` on its span, one
-   * `tool_call.repeats`. No trace (a span with no id: no SDK), nothing counted.
+   * `tool_call.repeats`. No trace (a span with no id: no SDK), nothing counted; a call that starts its
+   * trace (no parent span) follows no call of it, and is not remembered: only a call nested in it
+   * could repeat it.
    */
   private countRepeat(state: ToolCallSpanState, toolInput: unknown): void {
     const { repeatedCalls } = this;
-    if (repeatedCalls === undefined) return;
+    if (repeatedCalls === undefined || trace.getSpan(state.parent) === undefined) return;
     try {
       const { traceId } = state.span.spanContext();
       if (traceId === INVALID_TRACEID) return;
       const before = repeatedCalls.before(traceId, state.toolName, toolInput);
       if (before === 0) return;
       state.span.setAttribute(ATTR_TOOL_CALL_REPEAT_COUNT, before);
-      this.metrics.repeat(state.parent, state.metricToolName);
+      this.metrics.repeat(state.metricToolName);
     } catch (error) {
       logger.error(`could not count the repeats of '${state.toolName}'`, error);
     }

@@ -10,10 +10,16 @@ const MAX_KEPT_KEY_LENGTH = 128;
 
 /** A tool's calls in one trace. */
 interface ToolCalls {
+  readonly toolName: string;
   /** The first call's arguments, until a second call of the tool needs them compared: not serialized before. */
   first: unknown;
   /** The arguments seen (canonical JSON, or its hash) and how many calls had them; from the second call on. */
   seen: Map<string | number, number> | undefined;
+}
+
+/** A trace's calls: its first tool's in place (most traces call few tools), the others by name. */
+interface TraceCalls extends ToolCalls {
+  others: Map<string, ToolCalls> | undefined;
 }
 
 /**
@@ -24,21 +30,26 @@ interface ToolCalls {
  * characters; the first call of each tool in a trace is held by reference until the name comes back.
  */
 export class RepeatedCalls {
-  private readonly traces = new Map<string, Map<string, ToolCalls>>();
+  private readonly traces = new Map<string, TraceCalls>();
+  /** The remembered trace ids in a ring, oldest next: the one to forget when a new trace comes. */
+  private readonly ring: (string | undefined)[] = new Array(MAX_TRACES).fill(undefined);
+  private next = 0;
 
   constructor(private readonly maxLength: number) {}
 
   /** How many calls of `toolName` with these arguments came before this one in trace `traceId`. */
   before(traceId: string, toolName: string, toolInput: unknown): number {
-    let tools = this.traces.get(traceId);
-    if (tools === undefined) {
-      if (this.traces.size >= MAX_TRACES) this.traces.delete(this.traces.keys().next().value as string);
-      tools = new Map();
-      this.traces.set(traceId, tools);
+    const trace = this.traces.get(traceId);
+    if (trace === undefined) {
+      this.remember(traceId, { toolName, first: toolInput, seen: undefined, others: undefined });
+      return 0;
     }
-    const calls = tools.get(toolName);
+    const calls = trace.toolName === toolName ? trace : trace.others?.get(toolName);
     if (calls === undefined) {
-      if (tools.size < MAX_NAMES_PER_TRACE) tools.set(toolName, { first: toolInput, seen: undefined });
+      trace.others ??= new Map();
+      if (trace.others.size < MAX_NAMES_PER_TRACE - 1) {
+        trace.others.set(toolName, { toolName, first: toolInput, seen: undefined });
+      }
       return 0;
     }
     let { seen } = calls;
@@ -52,6 +63,15 @@ export class RepeatedCalls {
     if (count !== undefined) seen.set(key, count + 1);
     else if (seen.size < MAX_ARGUMENTS_PER_NAME) seen.set(key, 1);
     return count ?? 0;
+  }
+
+  /** A new trace, in place of the oldest once `MAX_TRACES` are remembered (no iterator made per call). */
+  private remember(traceId: string, calls: TraceCalls): void {
+    const oldest = this.ring[this.next];
+    if (oldest !== undefined) this.traces.delete(oldest);
+    this.ring[this.next] = traceId;
+    this.next = (this.next + 1) % MAX_TRACES;
+    this.traces.set(traceId, calls);
   }
 
   /** How many traces are remembered (for the bench's memory figure and the tests). */

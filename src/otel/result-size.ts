@@ -19,9 +19,22 @@ const NON_ASCII = /[^\x20-\x7e]/;
  * members of a long array or object not read are counted at the average of those read. Never throws.
  */
 export function resultSize(result: unknown): number {
-  if (typeof result === 'string') {
-    return result.length <= EXACT_RESULT_SIZE ? utf8Length(result, false) : sampledLength(result, false);
+  switch (typeof result) {
+    case 'string':
+      return result.length <= EXACT_RESULT_SIZE ? utf8Length(result, false) : sampledLength(result, false);
+    case 'number':
+      return Number.isFinite(result) ? String(result).length : 4;
+    case 'boolean':
+      return result ? 4 : 5;
+    case 'undefined':
+      return 0;
+    default:
+      return jsonSize(result);
   }
+}
+
+/** The UTF-8 length of the JSON of a value that is not a string: a walk within `EXACT_RESULT_SIZE`. */
+function jsonSize(result: unknown): number {
   let budget = EXACT_RESULT_SIZE;
   const ancestors: object[] = [];
 
@@ -65,10 +78,10 @@ export function resultSize(result: unknown): number {
   };
 
   const arraySize = (array: readonly unknown[], depth: number): number => {
-    let size = 2 + Math.max(0, array.length - 1); // brackets, commas
+    let size = 2; // the brackets
     for (let index = 0; index < array.length; index++) {
       if (budget <= 0 && index > 0) return size + Math.round(((size - 2) / index) * (array.length - index));
-      size += measure(array[index], depth + 1);
+      size += (index > 0 ? 1 : 0) + measure(array[index], depth + 1);
     }
     return size;
   };
@@ -90,7 +103,7 @@ export function resultSize(result: unknown): number {
   };
 
   try {
-    return result === undefined ? 0 : measure(result, 0);
+    return measure(result, 0);
   } catch {
     // a getter or toJSON that throws: no size to give
     return Number.NaN;

@@ -6,6 +6,7 @@ import {
   type Meter,
   type MeterProvider,
   metrics,
+  type ObservableCounter,
 } from '@opentelemetry/api';
 import { VERSION } from '../version.js';
 import { MetricAttributes } from './metric-attributes.js';
@@ -25,12 +26,15 @@ import {
 export const SCOPE_NAME = 'otel-tool-calls';
 
 const NOOP_METER = createNoopMeter();
+/** Tool names whose repeats are counted by name; the rest under `_other` (a bound on the counts kept). */
+const MAX_REPEATING_TOOLS = 1024;
+const OTHER_TOOLS = '_other';
 
 interface Instruments {
   readonly meter: Meter;
   readonly duration: Histogram;
   readonly errors: Counter;
-  readonly repeats: Counter;
+  readonly repeats: ObservableCounter;
   readonly resultSize: Histogram;
   readonly approvalDuration: Histogram;
 }
@@ -43,6 +47,13 @@ interface Instruments {
 export class ToolCallMetrics {
   private instruments: Instruments | undefined;
   private readonly attributes: MetricAttributes;
+  /**
+   * The repeats so far, by the tool's metric name: observed at each collection. A synchronous
+   * counter's add costs about what the call's histogram sample does (the SDK hashes the attributes
+   * each time); a count kept here costs a map update. Bounded: a name past `MAX_REPEATING_TOOLS`
+   * is counted under `_other`.
+   */
+  private readonly repeatsByTool = new Map<string, number>();
 
   constructor(
     /** The option; absent: the global one, looked up at each call until it gives a real meter. */
@@ -86,8 +97,13 @@ export class ToolCallMetrics {
   }
 
   /** A call that repeats an earlier one of its trace (repeated-calls.ts). */
-  repeat(parent: Context, toolName: string): void {
-    this.get()?.repeats.add(1, this.attributes.byTool(toolName), parent);
+  repeat(toolName: string): void {
+    if (this.get() === undefined) return;
+    const counts = this.repeatsByTool;
+    const count = counts.get(toolName);
+    if (count !== undefined) counts.set(toolName, count + 1);
+    else if (counts.size < MAX_REPEATING_TOOLS) counts.set(toolName, 1);
+    else counts.set(OTHER_TOOLS, (counts.get(OTHER_TOOLS) ?? 0) + 1);
   }
 
   /** The size in bytes of a successful call's result (result-size.ts). */
@@ -107,7 +123,7 @@ export class ToolCallMetrics {
     if (this.instruments) return this.instruments;
     const meter = (this.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE_NAME, VERSION);
     if (meter === NOOP_METER) return undefined;
-    this.instruments = {
+    const instruments: Instruments = {
       meter,
       duration: meter.createHistogram(METRIC_GEN_AI_EXECUTE_TOOL_DURATION, {
         unit: 's',
@@ -118,7 +134,7 @@ export class ToolCallMetrics {
         unit: '{error}',
         description: 'Failed tool calls, by outcome (reported to the model or rethrown); otel-tool-calls own metric',
       }),
-      repeats: meter.createCounter(METRIC_TOOL_CALL_REPEATS, {
+      repeats: meter.createObservableCounter(METRIC_TOOL_CALL_REPEATS, {
         unit: '{call}',
         description:
           'Tool calls that repeat an earlier call of their trace (same tool, same arguments); otel-tool-calls own metric',
@@ -135,6 +151,10 @@ export class ToolCallMetrics {
         advice: { explicitBucketBoundaries: [...TOOL_CALL_APPROVAL_DURATION_BUCKETS] },
       }),
     };
-    return this.instruments;
+    instruments.repeats.addCallback((result) => {
+      for (const [toolName, count] of this.repeatsByTool) result.observe(count, this.attributes.byTool(toolName));
+    });
+    this.instruments = instruments;
+    return instruments;
   }
 }

@@ -64,6 +64,9 @@ function expectedRowIds(peersMeasured: boolean): string[] {
     ids.push(`capture/async/${kind}/x1`);
   }
   for (const kind of ['composite-3-empty', 'composite-otel-counting-empty']) ids.push(`sdk/async/${kind}/x1`);
+  for (const kind of ['signals-off', 'signals-on', 'signals-off-repeated', 'signals-on-repeated']) {
+    ids.push(`sdk/async/${kind}/x1`);
+  }
   for (const loader of ['tsx', 'compiled']) {
     for (const tool of ['sync', 'async']) {
       for (const kind of ['bare', 'empty-listener', 'otel-no-sdk']) ids.push(`loader-${loader}/${tool}/${kind}/x1`);
@@ -148,6 +151,8 @@ describe('npm run bench -- --quick', () => {
       'sdk-vs-floor-async',
       'sdk-vs-floor-sync',
       'sdk-vs-floor-async-10000',
+      'signals-on-vs-off',
+      'signals-on-vs-off-repeated',
       'span-histogram-shared-times',
       'empty-listener-async',
       'capture-10mb-vs-cap',
@@ -161,6 +166,7 @@ describe('npm run bench -- --quick', () => {
         `startup-register-vs-floor-rss-${runtime.id}`,
       ]),
       'mcp-stdio-round-trip',
+      'repeat-table-memory',
     ]);
     for (const target of report.targets as { description: string; met: boolean; value: number; verdict: string }[]) {
       expect(typeof target.met).toBe('boolean');
@@ -192,6 +198,8 @@ describe('npm run bench -- --quick', () => {
       'sdk/async/otel-sdk/x1 vs sdk/async/floor/x1',
       'sdk/sync/otel-sdk/x1 vs sdk/sync/floor/x1',
       'sdk/async/otel-sdk/x10000 vs sdk/async/floor/x10000',
+      'sdk/async/signals-on/x1 vs sdk/async/signals-off/x1',
+      'sdk/async/signals-on-repeated/x1 vs sdk/async/signals-off-repeated/x1',
       'capture/async/capture-10mb-string/x1 vs capture/async/capture-cap-string/x1',
       'capture/async/capture-10mb-records/x1 vs capture/async/capture-cap-records/x1',
       // the peers' ratios to their process's floor, read as the targets' are
@@ -227,6 +235,9 @@ describe('npm run bench -- --quick', () => {
       processes.map((results) => results.find((comparison) => comparison.id === id)?.[field]);
     expect(target('no-sdk-async')?.pooled).toEqual(ofEach('no-sdk/async/otel-no-sdk-vs-bare/x1', 'overNs'));
     expect(target('sdk-vs-floor-async-10000')?.pooled).toEqual(ofEach('sdk/async/otel-sdk-vs-floor/x10000', 'ratio'));
+    expect(target('signals-on-vs-off-repeated')?.pooled).toEqual(
+      ofEach('sdk/async/signals-on-repeated-vs-signals-off-repeated/x1', 'ratio'),
+    );
     const strings = ofEach('capture/async/capture-10mb-string-vs-capture-cap-string/x1', 'ratio');
     const records = ofEach('capture/async/capture-10mb-records-vs-capture-cap-records/x1', 'ratio');
     expect(target('capture-10mb-vs-cap')?.pooled).toEqual(strings.map((v, k) => Math.max(v ?? 0, records[k] ?? 0)));
@@ -273,6 +284,9 @@ describe('npm run bench -- --quick', () => {
       ]),
       'sdk/async/composite-3-empty/x1',
       'sdk/async/composite-otel-counting-empty/x1',
+      ...['signals-off', 'signals-on', 'signals-off-repeated', 'signals-on-repeated'].map(
+        (kind) => `sdk/async/${kind}/x1`,
+      ),
       ...(report.peers.status === 'measured' ? peerRowIds() : []),
     ];
     expect(allocations.map((row) => row.id).sort()).toEqual(expected.sort());
