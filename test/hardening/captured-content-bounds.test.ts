@@ -80,8 +80,9 @@ describe('with capture on, each getter is read once', () => {
     const { args } = capture(countedRecord(members, reads, 'm'), 4096);
     expect(Object.keys(JSON.parse(args))).toHaveLength(members);
     expect(reads.size).toBe(members);
-    // read once for the arguments and once for the result: two captures of the same value
-    expect([...reads.values()].every((count) => count === 2)).toBe(true);
+    // read once for the arguments, once for the result (two captures of the same value), and once
+    // for the result's size (tool_call.result.size)
+    expect([...reads.values()].every((count) => count === 3)).toBe(true);
   });
 
   it('array elements that are getters, and records of getters inside an array', () => {
