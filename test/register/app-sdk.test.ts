@@ -1,4 +1,4 @@
-import { METRIC_GEN_AI_EXECUTE_TOOL_DURATION } from 'otel-tool-calls/semconv';
+import { METRIC_GEN_AI_EXECUTE_TOOL_DURATION, METRIC_TOOL_CALL_RESULT_SIZE } from 'otel-tool-calls/semconv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildPackageIfMissing, runUnderRegister, sdkLine } from './run-app.js';
 
@@ -16,7 +16,7 @@ describe('otel-tool-calls/register: an app that starts its own OpenTelemetry SDK
     expect(run.stdout).toBe(
       'span: execute_tool echo < handle request\n' +
         'span: handle request < root\n' +
-        `metrics: ${METRIC_GEN_AI_EXECUTE_TOOL_DURATION}\n` +
+        `metrics: ${METRIC_GEN_AI_EXECUTE_TOOL_DURATION}, ${METRIC_TOOL_CALL_RESULT_SIZE}\n` +
         'logs: request handled\n',
     );
     expect(run.spans).toEqual([]);
@@ -35,7 +35,7 @@ describe('otel-tool-calls/register: an app that starts its own OpenTelemetry SDK
       expect(run.stdout).toBe(
         'span: execute_tool echo < handle request\n' +
           'span: handle request < root\n' +
-          `meter provider registered: true; metrics: ${METRIC_GEN_AI_EXECUTE_TOOL_DURATION}\n` +
+          `meter provider registered: true; metrics: ${METRIC_GEN_AI_EXECUTE_TOOL_DURATION}, ${METRIC_TOOL_CALL_RESULT_SIZE}\n` +
           'propagation fields: x-app-trace\n',
       );
       expect(run.spans).toEqual([]);
