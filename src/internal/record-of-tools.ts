@@ -13,13 +13,16 @@ export interface RecordOfToolsNames {
  * `wrapTools` for a record of tools that each run through their `execute` (the AI SDK's, Mastra's):
  * a new record, same keys, same order. A tool with an `execute` becomes a stand-in for it
  * (forwarding-object.ts: every other property read on the original, the original not modified)
- * whose `execute` is `observed(name, tool, execute)`; a tool without one is kept as it is.
+ * whose `execute` is `observed(name, tool, execute)` (and whose members named by `alsoReplaced` are
+ * its values); a tool without one is kept as it is.
  */
 export function wrapRecordOfTools(
   tools: unknown,
   listener: unknown,
   names: RecordOfToolsNames,
   observed: (name: string, tool: object, execute: Execute) => Execute,
+  /** Other members the stand-in replaces (the AI SDK's `needsApproval`), by name; none when undefined. */
+  alsoReplaced?: (name: string, tool: object) => Iterable<[string, unknown]>,
 ): Record<string, unknown> {
   if (tools === null || typeof tools !== 'object' || Array.isArray(tools)) {
     throw new TypeError(`wrapTools: \`tools\` must be ${names.record}, got ${describe(tools)}`);
@@ -42,7 +45,9 @@ export function wrapRecordOfTools(
       );
     }
     // a stand-in, not `{ ...tool }`: a spread keeps own enumerable properties only, and is not the tool
-    wrapped[name] = forwardingObject(tool, new Map([['execute', observed(name, tool, execute as Execute)]]));
+    const replaced = new Map<string, unknown>([['execute', observed(name, tool, execute as Execute)]]);
+    if (alsoReplaced !== undefined) for (const [key, value] of alsoReplaced(name, tool)) replaced.set(key, value);
+    wrapped[name] = forwardingObject(tool, replaced);
   }
   return wrapped;
 }

@@ -5,6 +5,7 @@ import { isObserved, markObserved } from '../../internal/observed-marker.js';
 import { assertListener, describe } from '../../internal/validate.js';
 import type { ToolCallListener, ToolCallRejection } from '../../tool-call-listener.js';
 import { FRAMEWORK_AI_SDK } from '../frameworks.js';
+import { tellApprovalResponses } from './approvals.js';
 import { wrapTools } from './wrap-tools.js';
 
 /** What the AI SDK hands a tool-call repair function (ai 6 and 7 agree on these fields). */
@@ -34,7 +35,9 @@ export interface ObservableOptions {
  *
  * How: the SDK's tool-call repair hook (`experimental_repairToolCall`, ai 7 `repairToolCall`) runs
  * for exactly these calls; the one given here runs yours first (a call you repair is not rejected)
- * and then records the rejection. Returns a stand-in for `options`: every other option is read on
+ * and then records the rejection. Approvals (`needsApproval`) are decisions (`onDecision`):
+ * `require_approval` when the SDK asks the app, `allow` / `deny` for the app's answers in the
+ * messages given here (a denied call never runs: it has no span). Returns a stand-in for `options`: every other option is read on
  * the object you pass (its prototype and getters kept).
  *
  * @example
@@ -54,6 +57,8 @@ export function observeToolCalls<Options extends ObservableOptions, Context = un
   const replaced = repairReplacements(options, observing);
   const { tools } = options;
   if (tools !== undefined && tools !== null) replaced.set('tools', wrapTools(tools, observing));
+  // the app's answers to approval requests, as the SDK will read them: decisions
+  if (replaced.has('experimental_repairToolCall')) tellApprovalResponses(options, observing);
   return forwardingObject(options, replaced);
 }
 

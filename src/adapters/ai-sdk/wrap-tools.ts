@@ -5,6 +5,7 @@ import { wrapRecordOfTools } from '../../internal/record-of-tools.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import type { ToolDefinition, ToolMetadata } from '../../tool-callback.js';
 import { FRAMEWORK_AI_SDK } from '../frameworks.js';
+import { observedNeedsApproval } from './approvals.js';
 
 type Execute = (this: unknown, input: unknown, options: ToolExecutionOptions) => unknown;
 
@@ -22,6 +23,8 @@ const EMPTY_METADATA: ToolMetadata = Object.freeze({});
  * Streaming tools (`execute` returning an async iterable) keep streaming: every preliminary result
  * passes through, and the invocation ends when the stream ends, `afterCall` receiving the last chunk.
  * When the listener reports an error, the reported text is the tool output the model sees.
+ * A tool with `needsApproval`: each call the SDK asks the app to approve is told to the listener's
+ * `onDecision` as `require_approval` (the app's answer is seen by `observeToolCalls` and zero-code).
  *
  * @example
  * const result = await generateText({
@@ -35,8 +38,16 @@ export function wrapTools<TOOLS extends ToolSet, Context = unknown>(
   listener: ToolCallListener<Context>,
 ): TOOLS {
   const names = { record: 'a record of AI SDK tools', tool: 'an AI SDK tool object' };
-  return wrapRecordOfTools(tools, listener, names, (name, tool, execute) =>
-    listenedExecute(name, tool as ToolSet[string], execute as Execute, listener),
+  return wrapRecordOfTools(
+    tools,
+    listener,
+    names,
+    (name, tool, execute) => listenedExecute(name, tool as ToolSet[string], execute as Execute, listener),
+    // an approval the SDK asks the app for: a decision (approvals.ts)
+    (name, tool) => {
+      const needsApproval = observedNeedsApproval(name, tool, listener as ToolCallListener<unknown>);
+      return needsApproval === undefined ? [] : [['needsApproval', needsApproval]];
+    },
   ) as TOOLS;
 }
 

@@ -4,6 +4,7 @@ import { patchableExports } from '../../instrumentation/patchable-exports.js';
 import { forwardingObject } from '../../internal/forwarding-object.js';
 import { isObserved } from '../../internal/observed-marker.js';
 import { declaredRange, noticeUnsupported } from '../../internal/version-range.js';
+import { tellApprovalResponses } from './approvals.js';
 import { AI_SDK_VERSIONS } from './manifest.js';
 import { type ObservableOptions, repairReplacements } from './observe-tool-calls.js';
 import { wrapTools } from './wrap-tools.js';
@@ -38,6 +39,8 @@ export function aiSdkModules(context: PatchContext): InstrumentationNodeModuleDe
         const listener = context.listener();
         // the calls the SDK rejects before any tool runs (observed once: not where observeToolCalls did)
         const replaced = repairReplacements(options as ObservableOptions, listener);
+        // the app's answers to approval requests (not where observeToolCalls told them already)
+        if (replaced.size > 0) tellApprovalResponses(options, listener);
         const unobserved: Record<string, unknown> = {};
         let any = false;
         for (const [name, tool] of Object.entries(tools)) {

@@ -1,0 +1,102 @@
+/**
+ * An approval flow in two turns, for the tests of the AI SDK's approvals (explicit and zero-code): the
+ * model calls send_email (which needs approval) twice; the app denies call_1 and grants call_2.
+ */
+import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
+import { type generateText, type ModelMessage, tool } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import {
+  ATTR_GEN_AI_TOOL_CALL_DECISION_OUTCOME,
+  ATTR_GEN_AI_TOOL_CALL_ID,
+  ATTR_GEN_AI_TOOL_NAME,
+  EVENT_GEN_AI_TOOL_CALL_DECISION,
+} from 'otel-tool-calls/semconv';
+import { expect } from 'vitest';
+import { z } from 'zod';
+
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 5, text: 5, reasoning: 0 },
+};
+
+/** Calls send_email twice; once the prompt holds tool results (or denials), answers with text. */
+export function emailingModel(): MockLanguageModelV3 {
+  return new MockLanguageModelV3({
+    doGenerate: async ({ prompt }) => {
+      const answered = prompt.some((message) => message.role === 'tool');
+      if (answered) {
+        return {
+          content: [{ type: 'text', text: 'done' }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage,
+          warnings: [],
+        };
+      }
+      return {
+        content: ['call_1', 'call_2'].map((toolCallId, index) => ({
+          type: 'tool-call' as const,
+          toolCallId,
+          toolName: 'send_email',
+          input: JSON.stringify({ to: `user${index}@example.com` }),
+        })),
+        finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+        usage,
+        warnings: [],
+      };
+    },
+  });
+}
+
+export const sent: string[] = [];
+export const asked: string[] = [];
+export const sendEmail = tool({
+  inputSchema: z.object({ to: z.string() }),
+  // a function: the SDK asks it when the model calls, and again before an approved call runs
+  needsApproval: async (_input, { toolCallId }) => {
+    asked.push(toolCallId);
+    return true;
+  },
+  execute: async ({ to }) => {
+    sent.push(to);
+    return `sent to ${to}`;
+  },
+});
+
+export function inMemoryLogs() {
+  const exporter = new InMemoryLogRecordExporter();
+  const loggerProvider = new LoggerProvider({ processors: [new SimpleLogRecordProcessor({ exporter })] });
+  return {
+    loggerProvider,
+    async decisions() {
+      await loggerProvider.forceFlush();
+      return exporter.getFinishedLogRecords().map((record) => {
+        expect(record.eventName).toBe(EVENT_GEN_AI_TOOL_CALL_DECISION);
+        const { attributes } = record;
+        return `${attributes[ATTR_GEN_AI_TOOL_NAME]} ${attributes[ATTR_GEN_AI_TOOL_CALL_ID]} ${attributes[ATTR_GEN_AI_TOOL_CALL_DECISION_OUTCOME]}`;
+      });
+    },
+  };
+}
+
+/** The two turns: the model asks, the app denies call_1 and grants call_2. */
+export async function askDenyGrant(
+  generate: typeof generateText,
+  options: (messages: ModelMessage[]) => Parameters<typeof generateText>[0],
+) {
+  sent.length = 0;
+  asked.length = 0;
+  const messages: ModelMessage[] = [{ role: 'user', content: 'Email both users' }];
+  const first = await generate(options(messages));
+  const requests = first.content.filter((part) => part.type === 'tool-approval-request');
+  expect(requests.map((part) => part.toolCall.toolCallId)).toEqual(['call_1', 'call_2']);
+  messages.push(...first.response.messages, {
+    role: 'tool',
+    content: requests.map((part) => ({
+      type: 'tool-approval-response' as const,
+      approvalId: part.approvalId,
+      approved: part.toolCall.toolCallId === 'call_2',
+    })),
+  });
+  const second = await generate(options(messages));
+  expect(second.text).toBe('done');
+}
