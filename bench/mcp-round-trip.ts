@@ -4,7 +4,8 @@
  * NodeSDK's W3C propagator:
  *
  * - `observed`: an observed client (instrumentClient) to an observed server (instrumentServer, the
- *   SDK registered there too);
+ *   SDK registered there too), the per-call agent signals off (bench/lib/signals-off.ts: the floor
+ *   does not record them; their own cost is the `signals-on-vs-off` target's);
  * - `floor`: the same spans, histogram samples and trace context in `params._meta`, written by hand
  *   with @opentelemetry/api and the MCP SDK (bench/mcp/floor-client.ts, floor-server.ts): what the
  *   work costs done plainly, so `observed` over this is this package's own overhead (issue 39's
@@ -34,6 +35,7 @@ import { instrumentClient } from '../src/adapters/mcp/index.js';
 import { OpenTelemetryToolCallListener } from '../src/index.js';
 import { cpuNs, median } from './lib/sampling.js';
 import { installPropagator, installSdk } from './lib/sdk-world.js';
+import { SIGNALS_OFF } from './lib/signals-off.js';
 import type { McpRoundTripResult } from './lib/targets.js';
 import { floorClient } from './mcp/floor-client.js';
 
@@ -75,7 +77,8 @@ async function connect(world: World): Promise<Connected> {
   const floor = world === 'floor' ? floorClient(client, transport) : undefined;
   await client.connect(transport);
   if (floor !== undefined) return { client, callTool: (params) => floor.callTool(params) };
-  const called = world === 'observed' ? instrumentClient(client, new OpenTelemetryToolCallListener()) : client;
+  const called =
+    world === 'observed' ? instrumentClient(client, new OpenTelemetryToolCallListener(SIGNALS_OFF)) : client;
   return { client, callTool: (params) => called.callTool(params) };
 }
 

@@ -7,7 +7,8 @@ import {
 import { floorAsync, floorSync } from './floor.js';
 import type { BenchCase } from './measure.js';
 import type { Comparison } from './paired.js';
-import { SIGNALS_OFF, signalComparisons } from './signal-cases.js';
+import { signalComparisons } from './signal-cases.js';
+import { SIGNALS_OFF } from './signals-off.js';
 import { asyncWeatherTool, INPUT, syncWeatherTool, type WeatherInput } from './tools.js';
 
 export const IN_FLIGHT_LEVELS = [1, 100, 10_000] as const;

@@ -3,14 +3,8 @@ import { OpenTelemetryToolCallListener, ToolCallListeners, type ToolContext } fr
 import type { Callable } from './floor.js';
 import type { BenchCase } from './measure.js';
 import type { Comparison } from './paired.js';
+import { SIGNALS_OFF } from './signals-off.js';
 import { asyncWeatherTool, type WeatherInput } from './tools.js';
-
-/**
- * The agent signals of issue 40 that run on every call (repeated calls, result size) turned off: what
- * the floor records (a span and a duration sample), so that the listener is judged against the floor
- * on the same work, and the signals against the listener without them.
- */
-export const SIGNALS_OFF = Object.freeze({ recordRepeatedCalls: false, recordResultSize: false });
 
 /** One trace for every call of a case: a parent span context (valid, sampled) that no span ends. */
 const ONE_TRACE = trace.setSpanContext(ROOT_CONTEXT, {

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { instrumentServer } from '../../src/adapters/mcp/index.js';
 import { OpenTelemetryToolCallListener } from '../../src/index.js';
 import { installPropagator, installSdk } from '../lib/sdk-world.js';
+import { SIGNALS_OFF } from '../lib/signals-off.js';
 import { floorServer } from './floor-server.js';
 
 const WORLDS = ['none', 'sdk', 'observed', 'floor'];
@@ -22,7 +23,7 @@ if (world !== 'none') {
   installPropagator();
 }
 const bare = new McpServer({ name: 'weather', version: '1.0.0' });
-const server = world === 'observed' ? instrumentServer(bare, new OpenTelemetryToolCallListener()) : bare;
+const server = world === 'observed' ? instrumentServer(bare, new OpenTelemetryToolCallListener(SIGNALS_OFF)) : bare;
 const floor = world === 'floor' ? floorServer() : undefined;
 const description = 'Current weather of a city';
 const weather = async ({ city }: { city: string }): Promise<CallToolResult> => ({

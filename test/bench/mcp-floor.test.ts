@@ -15,6 +15,7 @@ import {
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { SIGNALS_OFF } from '../../bench/lib/signals-off.js';
 import { floorClient } from '../../bench/mcp/floor-client.js';
 import { floorServer } from '../../bench/mcp/floor-server.js';
 import { instrumentClient, instrumentServer } from '../../src/adapters/mcp/index.js';
@@ -65,11 +66,14 @@ async function observedRoundTrip(): Promise<void> {
   const { serverSide, clientSide } = stdioShapedPair();
   const server = instrumentServer(
     new McpServer({ name: 'weather', version: '1.0.0' }),
-    new OpenTelemetryToolCallListener(),
+    new OpenTelemetryToolCallListener(SIGNALS_OFF),
   );
   server.registerTool('weather', { description: DESCRIPTION, inputSchema: { city: z.string() } }, weather);
   await server.connect(serverSide);
-  const client = instrumentClient(new Client({ name: 'bench', version: '1.0.0' }), new OpenTelemetryToolCallListener());
+  const client = instrumentClient(
+    new Client({ name: 'bench', version: '1.0.0' }),
+    new OpenTelemetryToolCallListener(SIGNALS_OFF),
+  );
   await client.connect(clientSide);
   expect(await client.callTool({ name: 'weather', arguments: { city: 'Lisbon' } })).toEqual(
     await weather({ city: 'Lisbon' }),

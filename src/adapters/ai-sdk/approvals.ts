@@ -17,7 +17,8 @@ type NeedsApproval = (input: unknown, options: { toolCallId?: unknown; messages?
 /**
  * A `needsApproval` that tells `require_approval` when the SDK asks about a new call and the answer
  * is yes; the same answer, at the same time (a Promise stays a Promise). `needsApproval: true`
- * becomes a function that answers true (the SDK treats the two alike). None when the tool has none.
+ * becomes a function that answers true (the SDK treats the two alike). None when the tool has none,
+ * or when the listener has no `onDecision`.
  */
 export function observedNeedsApproval(
   name: string,
@@ -26,6 +27,8 @@ export function observedNeedsApproval(
 ): NeedsApproval | undefined {
   const given: unknown = (tool as { needsApproval?: unknown }).needsApproval;
   if (given !== true && typeof given !== 'function') return undefined;
+  // a listener that takes no decisions keeps the tool's own needsApproval: nothing to tell
+  if (typeof listener.onDecision !== 'function') return undefined;
   return function needsApproval(this: unknown, input, options) {
     const answer = given === true ? true : Reflect.apply(given as NeedsApproval, tool, [input, options]);
     if (answer instanceof Promise) {
