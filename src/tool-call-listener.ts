@@ -72,9 +72,9 @@ export interface ToolCallDecision {
   /** `ToolCallInfo.conversationId`, where the framework gives one. */
   readonly conversationId?: string;
   /**
-   * For an `allow` or `deny` awaited inside this process (a permission callback that asked a human):
-   * the seconds from the question to the answer. Absent when the answer came from elsewhere (a later
-   * request carrying the app's approval).
+   * For an `allow` or `deny`: the seconds from the question to the answer, when this process saw
+   * both (a permission callback that asked a human; the AI SDK's approval answered in a later
+   * request to the process that asked). Absent when the question was asked elsewhere.
    */
   readonly waitSeconds?: number;
 }

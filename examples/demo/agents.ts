@@ -1,7 +1,7 @@
 // The simulated agents: what each one asks, which tools it calls in which order, and the listener
 // (agent name, error policies) its tool calls are observed by.
 import { type ErrorPolicy, OpenTelemetryToolCallListener } from 'otel-tool-calls';
-import type { DemoToolName } from './tools.js';
+import { CUSTOMER_DOMAIN, type DemoToolName } from './tools.js';
 
 export interface PlannedCall {
   /** One of the demo's tools, or, for a call the model gets wrong, a name the app does not have. */
@@ -42,6 +42,9 @@ export function errorPolicyOf(toolName: string): string {
   return typeof policy === 'function' ? (policyFunctionDescriptions[toolName] ?? 'a function') : policy;
 }
 
+/** The share of research runs whose model searches its topic a second time (`tool_call.repeats`). */
+export const REPEAT_SEARCH_SHARE = 0.25;
+
 const call = (toolName: DemoToolName, input: Record<string, string>): PlannedCall => ({ toolName, input });
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
 const times = <T>(min: number, max: number, make: (index: number) => T): T[] =>
@@ -59,6 +62,8 @@ const profiles: Array<Omit<Agent, 'listener'>> = [
         times(1, 2, (i) => call('web_search', { query: i === 0 ? topic : `${topic} benchmarks` })),
         times(2, 3, (i) => call('fetch_url', { url: `https://site${i + 1}.example.com/${encodeURIComponent(topic)}` })),
         [call('sql_query', { sql: 'SELECT title FROM citations ORDER BY created_at DESC LIMIT 10' })],
+        // now and then the model searches again for what it already found: a repeated call
+        ...(Math.random() < REPEAT_SEARCH_SHARE ? [[call('web_search', { query: topic })]] : []),
       ];
     },
   },
@@ -72,7 +77,7 @@ const profiles: Array<Omit<Agent, 'listener'>> = [
           call('sql_query', { sql: `SELECT * FROM orders WHERE customer_id = '${id}'` }),
           call('legacy_crm', { customerId: id }),
         ],
-        [call('send_email', { to: `${id.toLowerCase()}@customers.example.com`, subject: 'About your order' })],
+        [call('send_email', { to: `${id.toLowerCase()}${CUSTOMER_DOMAIN}`, subject: 'About your order' })],
       ];
     },
   },

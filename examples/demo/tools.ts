@@ -24,6 +24,9 @@ const work = (minMs: number, maxMs: number, signal: AbortSignal | undefined) =>
 export const FETCH_URL_FAILURE_RATE = 0.2;
 export const SEND_EMAIL_FAILURE_RATE = 0.05;
 
+/** Where the support agent's emails go: each one waits for a human's approval. */
+export const CUSTOMER_DOMAIN = '@customers.example.com';
+
 export const demoTools = {
   web_search: tool({
     description: 'Searches the web; returns the top results',
@@ -61,6 +64,8 @@ export const demoTools = {
   send_email: tool({
     description: 'Sends an email to a customer',
     inputSchema: z.object({ to: z.string(), subject: z.string() }),
+    // a human approves what goes out to a customer (the workload's reviewer); internal mail just goes
+    needsApproval: async ({ to }) => to.endsWith(CUSTOMER_DOMAIN),
     execute: async ({ to }, { abortSignal }) => {
       await work(500, 2000, abortSignal);
       if (Math.random() < SEND_EMAIL_FAILURE_RATE) {

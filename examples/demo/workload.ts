@@ -1,13 +1,15 @@
 // The workload: agents running real AI SDK agent loops (generateText + tools) at a given rate,
 // each run inside an `invoke_agent <name>` span so that its model turns and tool calls nest under it.
-// observeToolCalls observes every tool call, those the AI SDK rejects (the model's mistakes) included.
+// observeToolCalls observes every tool call, those the AI SDK rejects (the model's mistakes) included,
+// and the approvals of the emails to customers (reviewer.ts), asked in one request, answered in the next.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { generateText, stepCountIs } from 'ai';
+import { generateText, type ModelMessage, stepCountIs } from 'ai';
 import { observeToolCalls } from 'otel-tool-calls/ai-sdk';
 import { ATTR_GEN_AI_AGENT_NAME, ATTR_GEN_AI_OPERATION_NAME } from 'otel-tool-calls/semconv';
 import type { Agent } from './agents.js';
 import { withWrongCall } from './model-mistakes.js';
+import { review } from './reviewer.js';
 import { scriptedModel } from './scripted-model.js';
 import { demoTools } from './tools.js';
 
@@ -68,18 +70,21 @@ export function runAgent(agent: Agent, index: number): Promise<boolean> {
     },
     async (span) => {
       try {
-        await generateText(
-          observeToolCalls(
-            {
-              model: scriptedModel(plan),
-              tools: demoTools,
+        const model = scriptedModel(plan);
+        const messages: ModelMessage[] = [{ role: 'user', content: agent.prompt }];
+        // a run that stops for approvals goes on with the reviewer's answers, once per question asked
+        for (let request = 0; request <= plan.length; request++) {
+          const result = await generateText(
+            observeToolCalls(
               // the plan's steps, then one turn to answer
-              stopWhen: stepCountIs(plan.length + 1),
-              prompt: agent.prompt,
-            },
-            agent.listener,
-          ),
-        );
+              { model, tools: demoTools, stopWhen: stepCountIs(plan.length + 1), messages },
+              agent.listener,
+            ),
+          );
+          const approvals = result.content.filter((part) => part.type === 'tool-approval-request');
+          if (approvals.length === 0) return true;
+          messages.push(...result.response.messages, await review(approvals));
+        }
         return true;
       } catch (error) {
         span.setStatus({ code: SpanStatusCode.ERROR, message: String((error as Error)?.message ?? error) });

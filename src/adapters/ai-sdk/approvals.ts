@@ -1,6 +1,7 @@
 import { tellDecision } from '../../internal/tell-decision.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_AI_SDK } from '../frameworks.js';
+import { rememberAsked, takeWaitSeconds } from './approval-waits.js';
 
 /*
  * The AI SDK's tool approvals (`needsApproval` on a tool) as decisions (`ToolCallListener.onDecision`).
@@ -9,7 +10,8 @@ import { FRAMEWORK_AI_SDK } from '../frameworks.js';
  * `tool-approval-response` part in the last message; the SDK then runs an approved call (asking
  * `needsApproval` again first) and tells the model a denied one was denied. `require_approval` is
  * seen where the SDK asks (the tool's `needsApproval`, observed by `wrapTools`), once per call;
- * `allow` / `deny` where the SDK reads the app's answer (the messages: `observeToolCalls`, zero-code).
+ * `allow` / `deny` where the SDK reads the app's answer (the messages: `observeToolCalls`, zero-code),
+ * with the wait since the question when this process asked it (approval-waits.ts).
  */
 
 type NeedsApproval = (input: unknown, options: { toolCallId?: unknown; messages?: unknown }) => unknown;
@@ -50,6 +52,7 @@ function tellAsked(
 ) {
   const toolCallId = typeof options?.toolCallId === 'string' ? options.toolCallId : undefined;
   if (toolCallId !== undefined && approvalRequestsOf(options.messages).has(toolCallId)) return;
+  if (toolCallId !== undefined) rememberAsked(toolCallId);
   tellDecision(listener, { toolName: name, outcome: 'require_approval', toolCallId, framework: FRAMEWORK_AI_SDK });
 }
 
@@ -82,11 +85,13 @@ export function tellApprovalResponses(options: object, listener: ToolCallListene
     for (const response of responses) {
       const toolCallId = [...requests].find(([, approvalId]) => approvalId === response.approvalId)?.[0];
       if (toolCallId === undefined || answered.has(toolCallId)) continue;
+      const waitSeconds = typeof toolCallId === 'string' ? takeWaitSeconds(toolCallId) : undefined;
       tellDecision(listener, {
         toolName: names.get(toolCallId) ?? 'unknown',
         outcome: response.approved === true ? 'allow' : 'deny',
         toolCallId,
         framework: FRAMEWORK_AI_SDK,
+        ...(waitSeconds === undefined ? {} : { waitSeconds }),
       });
     }
   } catch {

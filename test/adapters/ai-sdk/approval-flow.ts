@@ -2,6 +2,7 @@
  * An approval flow in two turns, for the tests of the AI SDK's approvals (explicit and zero-code): the
  * model calls send_email (which needs approval) twice; the app denies call_1 and grants call_2.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
 import { type generateText, type ModelMessage, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
@@ -78,7 +79,10 @@ export function inMemoryLogs() {
   };
 }
 
-/** The two turns: the model asks, the app denies call_1 and grants call_2. */
+/** How long the human takes to answer, between the two turns. */
+export const HUMAN_WAIT_MS = 50;
+
+/** The two turns: the model asks, the app denies call_1 and grants call_2 after a human's wait. */
 export async function askDenyGrant(
   generate: typeof generateText,
   options: (messages: ModelMessage[]) => Parameters<typeof generateText>[0],
@@ -89,6 +93,7 @@ export async function askDenyGrant(
   const first = await generate(options(messages));
   const requests = first.content.filter((part) => part.type === 'tool-approval-request');
   expect(requests.map((part) => part.toolCall.toolCallId)).toEqual(['call_1', 'call_2']);
+  await sleep(HUMAN_WAIT_MS);
   messages.push(...first.response.messages, {
     role: 'tool',
     content: requests.map((part) => ({
