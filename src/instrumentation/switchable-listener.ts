@@ -40,6 +40,10 @@ export function switchableListener(
     runInContext<R>({ listener, context }: Switched, run: () => R): R {
       return listener?.runInContext ? listener.runInContext(context, run) : run();
     },
+    // a decision is outside any call: told to the listener of the moment, while on
+    onDecision(decision) {
+      if (isOn()) current().onDecision?.(decision);
+    },
   };
   keepHidden(switched, OPERATION_TELEMETRY, switchableTelemetry(isOn, current));
   return switched;

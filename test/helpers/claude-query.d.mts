@@ -1,4 +1,4 @@
-import type { CanUseTool, Options, Query, SDKMessage } from '@anthropic-ai/claude-agent-sdk';
+import type { CanUseTool, Options, Query, query, SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import type { ReceivedRequest, Reply } from './fake-messages-api.mjs';
 
 /** A tool call the scripted model makes. */
@@ -32,13 +32,14 @@ export interface StartedQuery {
 /**
  * Starts the Claude Agent SDK's real `query()` (its bundled CLI, a native binary) against a fake
  * Messages API on 127.0.0.1, pointed at it by `ANTHROPIC_BASE_URL`, in a fresh home and working
- * directory (which holds `notes.txt`; `script` gets its path). Iterating the query is the caller's;
- * `close()` stops the API.
+ * directory (which holds `notes.txt`; `script` gets its path), with `run` (the SDK's `query`, or a
+ * patched one). Iterating the query is the caller's; `close()` stops the API.
  */
-export function startQuery(script: Script, options: Options): Promise<StartedQuery>;
+export function startQuery(script: Script, options: Options, run?: typeof query): Promise<StartedQuery>;
 
 /** `startQuery`, iterated to its end: every message, the API's requests, the home directory. */
 export function runQuery(
   script: Script,
   options: Options,
+  run?: typeof query,
 ): Promise<{ messages: SDKMessage[]; requests: ReceivedRequest[]; home: string }>;

@@ -47,14 +47,15 @@ export function allowWhenAllAsked(count) {
 /**
  * Starts the Claude Agent SDK's real `query()` (its bundled CLI, a native binary) against a fake
  * Messages API on 127.0.0.1, pointed at it by `ANTHROPIC_BASE_URL`, in a fresh home and working
- * directory (which holds `notes.txt`; `script` gets its path). Iterating the query is the caller's;
+ * directory (which holds `notes.txt`; `script` gets its path), with `run` (the SDK's `query`, or a
+ * patched one). Iterating the query is the caller's;
  * `close()` stops the API.
  */
-export async function startQuery(script, options) {
+export async function startQuery(script, options, run = query) {
   const home = mkdtempSync(join(tmpdir(), 'otel-tool-calls-claude-'));
   writeFileSync(join(home, 'notes.txt'), 'remember the milk\n');
   const api = await startFakeMessagesApi(script(home));
-  const running = query({
+  const running = run({
     prompt: 'Do the task',
     options: {
       cwd: home,
@@ -77,8 +78,8 @@ export async function startQuery(script, options) {
 }
 
 /** `startQuery`, iterated to its end: every message, the API's requests, the home directory. */
-export async function runQuery(script, options) {
-  const started = await startQuery(script, options);
+export async function runQuery(script, options, run = query) {
+  const started = await startQuery(script, options, run);
   const messages = [];
   try {
     for await (const message of started.query) messages.push(message);

@@ -1,4 +1,5 @@
 import type {
+  CanUseTool,
   HookCallback,
   HookCallbackMatcher,
   HookInput,
@@ -14,6 +15,7 @@ import { assertListener } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { ToolResultError } from '../../tool-result-error.js';
 import { FRAMEWORK_CLAUDE_AGENT_SDK } from '../frameworks.js';
+import { type DecidedCall, observedCanUseTool, tellDenied } from './permission-decisions.js';
 import { ToolUseFailure } from './tool-use-failure.js';
 
 /** The hooks `toolCallHooks` returns: put them into `query({ options: { hooks } })`. */
@@ -31,6 +33,13 @@ export interface ToolCallHooks {
    * each enumerable key as a hook event.
    */
   endOpenCalls(): Promise<void>;
+  /**
+   * Your `canUseTool`, observed: each permission the SDK asks is told to the listener's
+   * `onDecision` (`require_approval`, then `allow` or `deny` with the seconds your callback took);
+   * its answer is returned as it is. Pass the result as `query({ options: { canUseTool } })`. Not
+   * enumerable, as `endOpenCalls`.
+   */
+  canUseTool(canUseTool: CanUseTool): CanUseTool;
 }
 
 /** What the listener decided for a call that failed: its report, if it reported one. */
@@ -39,7 +48,7 @@ interface Reported {
 }
 
 /** A call the hooks saw start, until a Post hook settles it. */
-interface OpenCall {
+interface OpenCall extends DecidedCall {
   readonly settle: (outcome: { readonly response: unknown } | { readonly failure: Error }) => void;
   readonly observed: Promise<unknown>;
 }
@@ -59,6 +68,8 @@ interface OpenCall {
  *   under it. A tool of an SDK MCP server runs in this process: when that server is instrumented
  *   (`instrumentServer`), its call carries the tool_use id and joins this one (one span per call,
  *   the tool body's own spans under it; outer-tool-call.ts).
+ * - Decisions (permission-decisions.ts): `canUseTool(yours)` tells each question and answer; a
+ *   denial the hooks settle (PermissionDenied, PostToolBatch) is told as `deny` if nobody told it.
  * - "report": the hooks cannot change that a call failed, nor what the model is told of it; the
  *   listener's text goes to the model as the hook's `additionalContext`.
  * Keyed by session and tool_use id: the hooks of one call come from the CLI in order, but calls
@@ -77,6 +88,7 @@ export function toolCallHooks<Context = unknown>(listener: ToolCallListener<Cont
       settle = resolve;
     });
     const toolName = String(input.tool_name);
+    const conversationId = sessionOf(input) || undefined;
     const observed = Promise.resolve(
       observeCall(
         {
@@ -89,6 +101,7 @@ export function toolCallHooks<Context = unknown>(listener: ToolCallListener<Cont
             // the body runs in the CLI, or in an SDK MCP server of this process given the same id
             // (mcp/claude-tool-use-id.ts): that server call joins this one
             correlation: { key: toolUseId, role: 'outer' },
+            conversationId,
           },
           run: async () => {
             const settled = await outcome;
@@ -102,7 +115,7 @@ export function toolCallHooks<Context = unknown>(listener: ToolCallListener<Cont
         observing,
       ),
     ).catch(() => undefined); // rethrown: the SDK has the failure already, the hooks return nothing
-    open.set(key, { settle, observed });
+    open.set(key, { settle, observed, toolName, conversationId, answered: false });
   };
 
   const finish = async (
@@ -125,6 +138,22 @@ export function toolCallHooks<Context = unknown>(listener: ToolCallListener<Cont
     await Promise.all(keys.map((key) => finish(key, { failure: ended() }, undefined)));
   };
 
+  /** `deny` for the open call under `key` (its tool_use id is the key's end), once. */
+  const tellDeniedAt = (key: string | undefined) => {
+    const call = key === undefined ? undefined : open.get(key);
+    if (call !== undefined && key !== undefined) tellDenied(observing, call, key.slice(key.indexOf(KEY_SEPARATOR) + 1));
+  };
+  /** The one open call with this tool_use id (`canUseTool` is not told the session), else none. */
+  const openCallOf = (toolUseId: string): OpenCall | undefined => {
+    let found: OpenCall | undefined;
+    for (const [key, call] of open) {
+      if (!key.endsWith(`${KEY_SEPARATOR}${toolUseId}`)) continue;
+      if (found !== undefined) return undefined;
+      found = call;
+    }
+    return found;
+  };
+
   const preToolUse: HookCallback = async (input, toolUseId) => {
     const id = idOf(input, toolUseId);
     if (input.hook_event_name === 'PreToolUse' && id !== undefined) start(input, callKey(input, id), id);
@@ -140,7 +169,9 @@ export function toolCallHooks<Context = unknown>(listener: ToolCallListener<Cont
   const permissionDenied: HookCallback = (input, toolUseId) => {
     const reason = (input as { reason?: unknown }).reason;
     const failure = new ToolUseFailure(`Permission denied: ${String(reason)}`, 'permission_denied');
-    return finish(keyOf(input, toolUseId), { failure }, undefined);
+    const key = keyOf(input, toolUseId);
+    tellDeniedAt(key);
+    return finish(key, { failure }, undefined);
   };
   // a call of the batch still open had no Post hook: it never ran, the SDK denied it
   const postToolBatch: HookCallback = async (input) => {
@@ -151,7 +182,9 @@ export function toolCallHooks<Context = unknown>(listener: ToolCallListener<Cont
         const id = typeof call?.tool_use_id === 'string' && call.tool_use_id.length > 0 ? call.tool_use_id : undefined;
         if (id === undefined) return undefined;
         const failure = new ToolUseFailure(`Permission denied: ${deniedText(call.tool_response)}`, 'permission_denied');
-        return finish(callKey(input, id), { failure }, undefined);
+        const key = callKey(input, id);
+        tellDeniedAt(key);
+        return finish(key, { failure }, undefined);
       }),
     );
     return {};
@@ -172,7 +205,16 @@ export function toolCallHooks<Context = unknown>(listener: ToolCallListener<Cont
     SessionEnd: [{ hooks: [sessionEnd] }],
   };
   const endOpenCalls = () => endAll([...open.keys()]);
-  return Object.defineProperty(hooks, 'endOpenCalls', { value: endOpenCalls, enumerable: false }) as ToolCallHooks;
+  const canUseTool = (given: CanUseTool) => {
+    if (typeof given !== 'function') {
+      throw new TypeError(`toolCallHooks(...).canUseTool: \`canUseTool\` must be a function, got ${typeof given}`);
+    }
+    return observedCanUseTool(given, observing, openCallOf);
+  };
+  return Object.defineProperties(hooks, {
+    endOpenCalls: { value: endOpenCalls, enumerable: false },
+    canUseTool: { value: canUseTool, enumerable: false },
+  }) as ToolCallHooks;
 }
 
 /** Between the session id and the tool_use id in a call's key: in neither (both are the SDK's ids). */

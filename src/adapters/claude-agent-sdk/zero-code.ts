@@ -1,3 +1,4 @@
+import type { CanUseTool } from '@anthropic-ai/claude-agent-sdk';
 import { InstrumentationNodeModuleDefinition, isWrapped } from '@opentelemetry/instrumentation';
 import { guarded, type PatchContext } from '../../instrumentation/patch-context.js';
 import { patchableExports } from '../../instrumentation/patchable-exports.js';
@@ -23,7 +24,8 @@ type Hooks = Record<string, unknown>;
  * (query-end.ts: its messages end or fail, or the app closes it): a call that no hook settles (a
  * denial that interrupts the query, an abort, a loop left early) still ends, and nothing of it is
  * kept. A query whose hooks already hold `toolCallHooks` (an app that observes explicitly) is left
- * alone. Each SDK MCP server of `options.mcpServers` (an in-process `McpServer`, the SDK's bundled
+ * alone. The app's `canUseTool`, if any, is observed through those hooks (its permission
+ * decisions, permission-decisions.ts). Each SDK MCP server of `options.mcpServers` (an in-process `McpServer`, the SDK's bundled
  * copy: recognised by shape) not yet instrumented is passed to `instrumentServer`: its calls carry
  * the tool_use id and join the hooks' span (one span per call, the tool body under it), and a
  * server the app instrumented itself is observed by that only.
@@ -36,7 +38,7 @@ export function claudeAgentSdkModules(context: PatchContext): InstrumentationNod
 
   const observedOptions = (options: unknown, hooks: ToolCallHooks): unknown => {
     if (options !== undefined && (options === null || typeof options !== 'object')) return options;
-    const given = (options ?? {}) as { hooks?: unknown; mcpServers?: unknown };
+    const given = (options ?? {}) as { hooks?: unknown; mcpServers?: unknown; canUseTool?: unknown };
     instrumentSdkServers(given.mcpServers, listener);
     const appHooks = given.hooks;
     if (appHooks !== undefined && (appHooks === null || typeof appHooks !== 'object')) return options;
@@ -47,7 +49,10 @@ export function claudeAgentSdkModules(context: PatchContext): InstrumentationNod
       added.set(event, Array.isArray(own) ? [...own, ...matchers] : matchers);
     }
     const merged = forwardingObject((appHooks ?? {}) as object, added);
-    return forwardingObject(given as object, new Map([['hooks', merged]]));
+    const replaced = new Map<string, unknown>([['hooks', merged]]);
+    const { canUseTool } = given;
+    if (typeof canUseTool === 'function') replaced.set('canUseTool', hooks.canUseTool(canUseTool as CanUseTool));
+    return forwardingObject(given as object, replaced);
   };
 
   /** The query's params with the hooks added, or the params as given (nothing to add). */

@@ -3,17 +3,12 @@
  * model calls send_email (which needs approval) twice; the app denies call_1 and grants call_2.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
 import { type generateText, type ModelMessage, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import {
-  ATTR_GEN_AI_TOOL_CALL_DECISION_OUTCOME,
-  ATTR_GEN_AI_TOOL_CALL_ID,
-  ATTR_GEN_AI_TOOL_NAME,
-  EVENT_GEN_AI_TOOL_CALL_DECISION,
-} from 'otel-tool-calls/semconv';
 import { expect } from 'vitest';
 import { z } from 'zod';
+
+export { inMemoryLogs } from '../../helpers/decision-logs.js';
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
@@ -62,22 +57,6 @@ export const sendEmail = tool({
     return `sent to ${to}`;
   },
 });
-
-export function inMemoryLogs() {
-  const exporter = new InMemoryLogRecordExporter();
-  const loggerProvider = new LoggerProvider({ processors: [new SimpleLogRecordProcessor({ exporter })] });
-  return {
-    loggerProvider,
-    async decisions() {
-      await loggerProvider.forceFlush();
-      return exporter.getFinishedLogRecords().map((record) => {
-        expect(record.eventName).toBe(EVENT_GEN_AI_TOOL_CALL_DECISION);
-        const { attributes } = record;
-        return `${attributes[ATTR_GEN_AI_TOOL_NAME]} ${attributes[ATTR_GEN_AI_TOOL_CALL_ID]} ${attributes[ATTR_GEN_AI_TOOL_CALL_DECISION_OUTCOME]}`;
-      });
-    },
-  };
-}
 
 /** How long the human takes to answer, between the two turns. */
 export const HUMAN_WAIT_MS = 50;

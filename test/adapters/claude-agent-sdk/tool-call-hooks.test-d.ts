@@ -1,4 +1,10 @@
-import { type HookCallbackMatcher, type HookEvent, type Options, query } from '@anthropic-ai/claude-agent-sdk';
+import {
+  type CanUseTool,
+  type HookCallbackMatcher,
+  type HookEvent,
+  type Options,
+  query,
+} from '@anthropic-ai/claude-agent-sdk';
 import type { ToolCallListener } from 'otel-tool-calls';
 import { type ToolCallHooks, ToolUseFailure, toolCallHooks } from 'otel-tool-calls/claude-agent-sdk';
 import { describe, expectTypeOf, it } from 'vitest';
@@ -17,6 +23,13 @@ describe('otel-tool-calls/claude-agent-sdk types', () => {
 
   it('endOpenCalls resolves once the calls still open have ended', () => {
     expectTypeOf(toolCallHooks(listener).endOpenCalls).toEqualTypeOf<() => Promise<void>>();
+  });
+
+  it("canUseTool observes the app's callback in the shape query()'s options take", () => {
+    const hooks = toolCallHooks(listener);
+    const canUseTool = hooks.canUseTool(async (_name, input) => ({ behavior: 'allow', updatedInput: input }));
+    expectTypeOf(canUseTool).toEqualTypeOf<CanUseTool>();
+    query({ prompt: 'Do the task', options: { hooks, canUseTool } });
   });
 
   it('ToolUseFailure carries the kind of failure as its code', () => {
