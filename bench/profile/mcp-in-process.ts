@@ -17,6 +17,7 @@ import { instrumentClient, instrumentServer } from '../../src/adapters/mcp/index
 import { OpenTelemetryToolCallListener } from '../../src/index.js';
 import { cpuNs, median } from '../lib/sampling.js';
 import { installPropagator, installSdk } from '../lib/sdk-world.js';
+import { SIGNALS_OFF } from '../lib/signals-off.js';
 import { floorClient } from '../mcp/floor-client.js';
 import { floorServer } from '../mcp/floor-server.js';
 
@@ -40,7 +41,7 @@ async function connect(kind: Kind): Promise<CallTool> {
   const bareServer = new McpServer({ name: 'weather', version: '1.0.0' });
   const server =
     kind === 'server' || kind === 'both'
-      ? instrumentServer(bareServer, new OpenTelemetryToolCallListener())
+      ? instrumentServer(bareServer, new OpenTelemetryToolCallListener(SIGNALS_OFF))
       : bareServer;
   const floor = kind === 'floor' ? floorServer() : undefined;
   const weather = async ({ city }: { city: string }) => ({
@@ -59,7 +60,9 @@ async function connect(kind: Kind): Promise<CallTool> {
   await client.connect(clientSide);
   if (tracedClient !== undefined) return (params) => tracedClient.callTool(params);
   const called =
-    kind === 'client' || kind === 'both' ? instrumentClient(client, new OpenTelemetryToolCallListener()) : client;
+    kind === 'client' || kind === 'both'
+      ? instrumentClient(client, new OpenTelemetryToolCallListener(SIGNALS_OFF))
+      : client;
   return (params) => called.callTool(params);
 }
 

@@ -18,6 +18,8 @@ interface AdkTool {
 interface AdkToolContext {
   readonly functionCallId?: unknown;
   readonly abortSignal?: unknown;
+  /** A getter on ADK's Context: the runner's session. */
+  readonly sessionId?: unknown;
 }
 interface RunRequest {
   readonly args?: unknown;
@@ -141,6 +143,7 @@ function observedRunAsync(tool: AdkTool, original: RunAsync): RunAsync {
           toolCallId: typeof toolContext?.functionCallId === 'string' ? toolContext.functionCallId : undefined,
           signal: toolContext?.abortSignal instanceof AbortSignal ? toolContext.abortSignal : undefined,
           framework: FRAMEWORK_GOOGLE_ADK,
+          conversationId: sessionIdOf(toolContext),
           // ADK names its span so when it starts, and attributes it after a success only
           foreignSpan: { scope: 'gcp.vertex.agent', name: executeToolSpanName(definition.name) },
         },
@@ -165,4 +168,15 @@ function observedRunAsync(tool: AdkTool, original: RunAsync): RunAsync {
       call.listener,
     );
   };
+}
+
+/** The session the runner runs (`gen_ai.conversation.id`); none when the context cannot tell it. */
+function sessionIdOf(toolContext: AdkToolContext | undefined): string | undefined {
+  try {
+    const id = toolContext?.sessionId;
+    return typeof id === 'string' && id.length > 0 ? id : undefined;
+  } catch {
+    // a context of another shape, whose getter throws: no conversation
+    return undefined;
+  }
 }

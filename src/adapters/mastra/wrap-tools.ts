@@ -10,7 +10,7 @@ type Execute = (this: unknown, input: unknown, context: unknown) => unknown;
 
 /** What Mastra hands `execute`: an agent's call has its id in `agent.toolCallId`; an AI SDK tool's options have it at the top. */
 interface ExecutionContext {
-  readonly agent?: { readonly toolCallId?: unknown };
+  readonly agent?: { readonly toolCallId?: unknown; readonly threadId?: unknown };
   readonly toolCallId?: unknown;
   readonly abortSignal?: unknown;
 }
@@ -26,7 +26,7 @@ const EMPTY_METADATA: ToolMetadata = Object.freeze({});
  * `requireApproval`, `toModelOutput`, the Mastra tool marker, prototype getters) is read on the
  * original, and the original `execute` runs with the original tool as `this`. The originals are not
  * modified. The tool name is its key in the record, as Mastra names it to the model and in its spans;
- * the call id is `context.agent.toolCallId`. With `@mastra/otel-bridge`, the bridge's tool span is
+ * the call id is `context.agent.toolCallId`, the conversation its memory thread (`context.agent.threadId`). With `@mastra/otel-bridge`, the bridge's tool span is
  * the call's one span. A failure the listener reports is the tool's output the model reads.
  *
  * @example
@@ -71,6 +71,7 @@ function observedExecute(
           toolCallId: callIdOf(given),
           signal: given.abortSignal instanceof AbortSignal ? given.abortSignal : undefined,
           framework: FRAMEWORK_MASTRA,
+          conversationId: threadIdOf(given),
           // `@mastra/otel-bridge` names its span so while the tool runs, and attributes it only when it ends
           foreignSpan: { scope: '@mastra/otel-bridge', name: `tool: '${name}'` },
         },
@@ -83,6 +84,12 @@ function observedExecute(
 }
 
 const reportAsOutput = (text: string) => text;
+
+/** The memory thread the agent runs in (`generate(..., { memory: { thread } })`): the conversation. */
+function threadIdOf(context: ExecutionContext): string | undefined {
+  const thread = context.agent?.threadId;
+  return typeof thread === 'string' && thread.length > 0 ? thread : undefined;
+}
 
 /** Mastra gives `''` for a call without one (a tool run outside an agent's model call). */
 function callIdOf(context: ExecutionContext): string | undefined {

@@ -1,6 +1,7 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import {
+  ATTR_GEN_AI_CONVERSATION_ID,
   ATTR_GEN_AI_TOOL_CALL_ID,
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_TOOL_CALL_ERROR_OUTCOME,
@@ -38,6 +39,11 @@ describe('toolCallsPlugin: Google ADK runner plugin', () => {
     expect(spans.map((span) => span.attributes[ATTR_GEN_AI_TOOL_NAME])).toEqual(['weather', 'weather']);
     expect(telemetry.spans().filter((span) => span.instrumentationScope.name === 'otel-tool-calls')).toEqual([]);
     expect(await samples()).toBe(2);
+  });
+
+  it("the runner's session as gen_ai.conversation.id on ADK's span", async () => {
+    await runAgent(weather(), [toolCallsPlugin(telemetry.listener())], 'session-7');
+    expect(toolSpans().map((span) => span.attributes[ATTR_GEN_AI_CONVERSATION_ID])).toEqual(['session-7', 'session-7']);
   });
 
   it("a failed call: ADK's span gets status ERROR and error.type, counted once, ADK's own error response", async () => {

@@ -25,16 +25,20 @@ const twoCalls = [
 
 /**
  * One run of an agent with `tool` on the scripted model (the two calls above), through the runner and
- * `plugins`: the model, whose requests keep what it read.
+ * `plugins`: the model, whose requests keep what it read. With `sessionId`, in that session (created
+ * first); else in an ephemeral one.
  */
-export async function runAgent(tool: FunctionTool, plugins: Plugins): Promise<ScriptedModel> {
+export async function runAgent(tool: FunctionTool, plugins: Plugins, sessionId?: string): Promise<ScriptedModel> {
   const model = new ScriptedModel(twoCalls);
   const agent = new LlmAgent({ name: 'assistant', model, instruction: 'Answer.', tools: [tool] });
   const runner = new InMemoryRunner({ agent, appName: 'test', plugins });
-  for await (const _event of runner.runEphemeral({
-    userId: 'u',
-    newMessage: { role: 'user', parts: [{ text: 'hi' }] },
-  })) {
+  const newMessage = { role: 'user', parts: [{ text: 'hi' }] };
+  if (sessionId !== undefined) await runner.sessionService.createSession({ appName: 'test', userId: 'u', sessionId });
+  const events =
+    sessionId === undefined
+      ? runner.runEphemeral({ userId: 'u', newMessage })
+      : runner.runAsync({ userId: 'u', sessionId, newMessage });
+  for await (const _event of events) {
     // the run's events: what the model reads is in its requests
   }
   return model;

@@ -7,6 +7,7 @@ import { SpanStatusCode } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import { wrapTools } from 'otel-tool-calls/mastra';
 import {
+  ATTR_GEN_AI_CONVERSATION_ID,
   ATTR_GEN_AI_TOOL_CALL_ID,
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_TOOL_CALL_ERROR_OUTCOME,
@@ -38,7 +39,7 @@ const script = [
 ];
 
 /** One `generate` of a Mastra agent with `tools` on the scripted model; with the OTel bridge unless `bridge: false`. */
-async function generate(tools: ToolsInput, { bridge = true } = {}) {
+async function generate(tools: ToolsInput, { bridge = true, thread = '' } = {}) {
   const agent = new Agent({
     id: 'assistant',
     name: 'assistant',
@@ -54,7 +55,8 @@ async function generate(tools: ToolsInput, { bridge = true } = {}) {
       })
     : undefined;
   const mastra = new Mastra({ agents: { agent }, logger: false, ...(observability ? { observability } : {}) });
-  const result = await mastra.getAgent('agent').generate('Weather in Paris, then in Atlantis?');
+  const memory = thread === '' ? undefined : { thread, resource: 'user-1' };
+  const result = await mastra.getAgent('agent').generate('Weather in Paris, then in Atlantis?', { memory });
   // the bridge ends its spans in its exporter's event handler, after generate returns
   await observability?.shutdown?.();
   return result;
@@ -126,6 +128,19 @@ describe('wrapTools: Mastra agent tools', () => {
     const failed = toolSpans().find((span) => span.attributes[ATTR_GEN_AI_TOOL_CALL_ID] === 'call-2');
     expect(failed?.attributes[ATTR_TOOL_CALL_ERROR_OUTCOME]).toBe('reported');
     expect(failed?.status.code).toBe(SpanStatusCode.ERROR);
+  });
+
+  it("the memory thread as gen_ai.conversation.id, on the bridge's span and on a span of its own; none without one", async () => {
+    for (const bridge of [true, false]) {
+      await generate(wrapTools({ weather: weather() }, telemetry.listener()), { bridge, thread: `thread-${bridge}` });
+    }
+    await generate(wrapTools({ weather: weather() }, telemetry.listener()), { bridge: false });
+    expect(
+      telemetry
+        .spans()
+        .filter((span) => span.attributes[ATTR_GEN_AI_TOOL_NAME] === 'weather')
+        .map((span) => span.attributes[ATTR_GEN_AI_CONVERSATION_ID]),
+    ).toEqual(['thread-true', 'thread-true', 'thread-false', 'thread-false', undefined, undefined]);
   });
 
   it('without the bridge: a span of its own per call, with the call id', async () => {
