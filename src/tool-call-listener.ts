@@ -48,7 +48,7 @@ export interface ToolCallInfo {
   readonly foreignSpan?: ForeignToolSpan;
   /**
    * The conversation the call belongs to, as the framework names it (the Claude Agent SDK's session,
-   * the OpenAI Agents SDK's conversation or group, Mastra's thread, ADK's session): the span's
+   * the OpenAI Agents SDK's trace group, Mastra's thread, ADK's session): the span's
    * `gen_ai.conversation.id`. Never invented: absent when the framework gives none.
    */
   readonly conversationId?: string;

@@ -16,6 +16,8 @@ export interface SdkOutcome {
  */
 export interface AgentsSdk {
   readonly getCurrentSpan: () => object | null;
+  /** The run's trace, whose `groupId` names the conversation (conversation-id.ts). */
+  readonly getCurrentTrace?: () => object | null;
 }
 
 /** The outcome each observed `invoke` found, by the promise it returned: what a wrapper around it reads. */

@@ -7,6 +7,8 @@ import { toolNameOf } from '../../internal/tool-name.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import type { ToolDefinition } from '../../tool-callback.js';
 import { FRAMEWORK_OPENAI_AGENTS } from '../frameworks.js';
+import { observedNeedsApproval } from './approvals.js';
+import { conversationIdOf } from './conversation-id.js';
 import { FunctionToolError } from './function-tool-error.js';
 import { watchInputParsing } from './input-parsing.js';
 import { type AgentsSdk, keepOutcome, observeSdkFailure, type SdkOutcome } from './observe-sdk-failure.js';
@@ -65,6 +67,7 @@ export function observedTool<T extends AnyFunctionTool>(
           toolCallId: details?.toolCall?.callId,
           signal: details?.signal,
           framework: FRAMEWORK_OPENAI_AGENTS,
+          conversationId: conversationIdOf(agents),
         },
         run: async () => {
           // as the runner calls it: `tool.invoke(...)`, on the original tool
@@ -90,7 +93,11 @@ export function observedTool<T extends AnyFunctionTool>(
     return returned;
   }
 
-  return forwardingObject(tool, new Map([['invoke', markObserved(invoke)]]));
+  const replaced = new Map<string, unknown>([['invoke', markObserved(invoke)]]);
+  // approvals as decisions (approvals.ts); a listener without onDecision keeps the tool's own
+  const needsApproval = observedNeedsApproval(toolName, tool, listener, () => conversationIdOf(agents));
+  if (needsApproval !== undefined) replaced.set('needsApproval', needsApproval);
+  return forwardingObject(tool, replaced);
 }
 
 function isSdkInvalidInput(error: unknown): error is Error {

@@ -12,6 +12,7 @@ type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
 interface AgentsModule {
   readonly Agent?: { prototype: Record<string, unknown> };
   readonly getCurrentSpan?: () => object | null;
+  readonly getCurrentTrace?: () => object | null;
 }
 interface FunctionToolLike {
   readonly type?: unknown;
@@ -42,12 +43,12 @@ export function openaiAgentsModules(context: PatchContext): InstrumentationNodeM
   const patch = (moduleExports: AgentsModule) => {
     const prototype = moduleExports.Agent?.prototype;
     if (!prototype || typeof prototype.getAllTools !== 'function') return moduleExports;
-    const { getCurrentSpan } = moduleExports;
+    const { getCurrentSpan, getCurrentTrace } = moduleExports;
     if (typeof getCurrentSpan !== 'function') {
       logger.warn('OpenAI Agents tools: not observed (the SDK module has no getCurrentSpan)');
       return moduleExports;
     }
-    const agents: AgentsSdk = { getCurrentSpan };
+    const agents: AgentsSdk = { getCurrentSpan, getCurrentTrace };
     wrap(
       prototype,
       'getAllTools',

@@ -8,7 +8,6 @@ import type { CanUseTool, HookCallback, SDKMessage } from '@anthropic-ai/claude-
 import * as sdk from '@anthropic-ai/claude-agent-sdk';
 import { logs } from '@opentelemetry/api-logs';
 import { toolCallHooks } from 'otel-tool-calls/claude-agent-sdk';
-import { ToolCallsInstrumentation } from 'otel-tool-calls/instrumentation';
 import {
   ATTR_GEN_AI_CONVERSATION_ID,
   ATTR_GEN_AI_OPERATION_NAME,
@@ -19,6 +18,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runQuery, type Script, toolTurns } from '../../helpers/claude-query.mjs';
 import { expectOneWaitPerAnswer, inMemoryLogs } from '../../helpers/decision-logs.js';
 import { createTestTelemetry, useTestTelemetry } from '../../helpers/otel-sdk.js';
+import { underPatchedModule } from '../../helpers/patched-module.js';
 
 const telemetry = useTestTelemetry();
 
@@ -33,6 +33,12 @@ const humanRefusingA: CanUseTool = async (_name, input) => {
   await sleep(HUMAN_WAIT_MS);
   if (String(input.command).includes('a.txt')) return { behavior: 'deny', message: 'not a.txt' };
   return { behavior: 'allow', updatedInput: input };
+};
+
+/** Each call's decisions under `humanRefusingA`. */
+const REFUSED_A_ALLOWED_B = {
+  'Bash toolu_1': ['require_approval', 'deny'],
+  'Bash toolu_2': ['require_approval', 'allow'],
 };
 
 const sessionOf = (messages: SDKMessage[]) => messages.find((message) => message.type === 'result')?.session_id;
@@ -59,10 +65,7 @@ describe("the Claude Agent SDK's permission decisions", { timeout: 60_000 }, () 
     const { messages } = await runQuery(TWO_CALLS, { hooks, canUseTool: hooks.canUseTool(humanRefusingA) });
 
     // one deny for toolu_1, though the batch's end settles it as denied too
-    expect(await outcomesByCall(decisions)).toEqual({
-      'Bash toolu_1': ['require_approval', 'deny'],
-      'Bash toolu_2': ['require_approval', 'allow'],
-    });
+    expect(await outcomesByCall(decisions)).toEqual(REFUSED_A_ALLOWED_B);
     const session = sessionOf(messages);
     expect(session).toMatch(/^[0-9a-f-]{36}$/);
     for (const { attributes } of await records()) expect(attributes[ATTR_GEN_AI_CONVERSATION_ID]).toBe(session);
@@ -136,30 +139,13 @@ describe("zero-code: the Claude Agent SDK's permission decisions", { timeout: 60
     const test = createTestTelemetry();
     const { loggerProvider, decisions, records } = inMemoryLogs();
     logs.setGlobalLoggerProvider(loggerProvider);
-    const instrumentation = new ToolCallsInstrumentation({ enabled: false });
-    instrumentation.setTracerProvider(test.tracerProvider);
-    instrumentation.setMeterProvider(test.meterProvider);
-    instrumentation.enable();
-    const definition = instrumentation
-      .getModuleDefinitions()
-      .find(
-        (candidate) => candidate.name === '@anthropic-ai/claude-agent-sdk' && candidate.supportedVersions[0] !== '*',
-      );
-    const exports = { ...sdk };
-    const patched = definition?.patch?.(exports) as typeof sdk;
-    try {
+    await underPatchedModule(test, '@anthropic-ai/claude-agent-sdk', { ...sdk }, async (patched) => {
       const { messages } = await runQuery(TWO_CALLS, { canUseTool: humanRefusingA }, patched.query);
-      expect(await outcomesByCall(decisions)).toEqual({
-        'Bash toolu_1': ['require_approval', 'deny'],
-        'Bash toolu_2': ['require_approval', 'allow'],
-      });
+      expect(await outcomesByCall(decisions)).toEqual(REFUSED_A_ALLOWED_B);
       const session = sessionOf(messages);
       for (const { attributes } of await records()) expect(attributes[ATTR_GEN_AI_CONVERSATION_ID]).toBe(session);
       const spans = toolSpans(test.spans());
       expect(spans.map((span) => span.attributes[ATTR_GEN_AI_CONVERSATION_ID])).toEqual([session, session]);
-    } finally {
-      definition?.unpatch?.(exports);
-      instrumentation.disable();
-    }
+    });
   });
 });
