@@ -15,7 +15,9 @@
  * --quick runs every case a couple of times and 20,000 calls for the memory check: it proves the
  * suite works, its numbers mean nothing. --only startup runs the startup group alone, on every
  * installed Node (its table and targets; bench/results/startup.tmp.json); --only mcp the MCP round
- * trip alone (its table and target; bench/results/mcp.tmp.json).
+ * trip alone (its table and target; bench/results/mcp.tmp.json); --only signals the agent signals'
+ * cases alone, in processes of their own (their table, comparisons and targets;
+ * bench/results/signals.tmp.json: a quick look, the full run's figures are the ones reported).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -47,6 +49,7 @@ import { measureStartup, startupRuntimes } from './lib/startup.js';
 import {
   evaluateMcpTarget,
   evaluateRepeatTableTarget,
+  evaluateSignalTargets,
   evaluateStartupTargets,
   evaluateTargets,
   type InFlightResult,
@@ -62,10 +65,14 @@ const { values } = parseArgs({
 });
 const quick = values.quick || process.env.BENCH_QUICK === '1';
 /** The groups that run alone (`--only`), each with the JSON it writes by default. */
-const GROUPS_ALONE: Readonly<Record<string, string>> = { startup: 'startup.tmp.json', mcp: 'mcp.tmp.json' };
+const GROUPS_ALONE: Readonly<Record<string, string>> = {
+  startup: 'startup.tmp.json',
+  mcp: 'mcp.tmp.json',
+  signals: 'signals.tmp.json',
+};
 if (values.only !== undefined && !Object.hasOwn(GROUPS_ALONE, values.only)) {
   throw new Error(
-    `--only takes one group: ${Object.keys(GROUPS_ALONE).join(' or ')} (not ${JSON.stringify(values.only)})`,
+    `--only takes one group: ${Object.keys(GROUPS_ALONE).join(', ')} (not ${JSON.stringify(values.only)})`,
   );
 }
 const only = values.only;
@@ -265,11 +272,37 @@ async function mcpAlone(): Promise<void> {
   console.log(`\nJSON: ${out}`);
 }
 
+/** The agent signals' group alone: timed, its comparisons in `targetProcesses` processes, judged. */
+async function signalsAlone(): Promise<void> {
+  const compiled = [await compiledSuite()];
+  const paired: PairedResult[] = [];
+  const measured = compare(await suite('signals', compiled, paired));
+  const pairedByProcess: PairedResult[][] = [paired];
+  for (let k = 1; k < targetProcesses; k++) pairedByProcess.push(await pairedOnly('signals', compiled));
+  const targets = evaluateSignalTargets(pairedByProcess);
+  const machine = machineState();
+  const elapsedSeconds = Math.round((Date.now() - started) / 1000);
+  mkdirSync(dirname(out), { recursive: true });
+  const command = `node --import tsx bench/run.ts --only signals${quick ? ' --quick' : ''}`;
+  writeFileSync(
+    out,
+    `${JSON.stringify({ generatedAt: new Date().toISOString(), quick, command, elapsedSeconds, machine, rows: measured, paired, targets }, null, 2)}\n`,
+  );
+  console.log(`otel-tool-calls benchmark, the agent signals alone${quick ? ' (QUICK MODE: not measurements)' : ''}`);
+  console.log(`load average ${machine.loadAverageBefore[0]} → ${machine.loadAverageAfter[0]}; ${elapsedSeconds} s\n`);
+  console.log(formatTable(measured));
+  console.log(`\n${formatPaired(paired)}`);
+  console.log(`\nTargets${quick ? ' (quick mode: not judged on these numbers)' : ''}:\n${formatTargets(targets)}`);
+  console.log(`\nJSON: ${out}`);
+}
+
 try {
   if (only === 'startup') {
     await startupAlone();
   } else if (only === 'mcp') {
     await mcpAlone();
+  } else if (only === 'signals') {
+    await signalsAlone();
   } else {
     await everything();
   }

@@ -4,6 +4,7 @@
  *   no-sdk           nothing registered: the API's no-op tracer, meter and context manager
  *   sdk              the real SDK registered globally (bench/lib/sdk-world.ts), as NodeSDK does
  *   capture          the real SDK, content capture on: its 10 MB arguments would slow every GC of `sdk`
+ *   signals          the real SDK, the agent signals' cases alone (`npm run bench -- --only signals`)
  *   loader-tsx       a few no-sdk cases, to compare with loader-compiled
  *   loader-compiled  the same, when this file is bundled by esbuild and run by plain node
  *
@@ -17,15 +18,15 @@ import { captureCases, compositeCases, loaderCases, overheadAndScalingCases, tar
 import type { BenchCase } from './lib/measure.js';
 import type { Comparison } from './lib/paired.js';
 import { installSdk } from './lib/sdk-world.js';
-import { signalCases } from './lib/signal-cases.js';
+import { signalCases, signalComparisons } from './lib/signal-cases.js';
 import { runWorld, worldArgs } from './lib/world.js';
 
-export const SUITES = ['no-sdk', 'sdk', 'capture', 'loader-tsx', 'loader-compiled'] as const;
+export const SUITES = ['no-sdk', 'sdk', 'capture', 'signals', 'loader-tsx', 'loader-compiled'] as const;
 export type Suite = (typeof SUITES)[number];
 
 const args = worldArgs(SUITES);
 const suite = args.suite as Suite;
-const sdk = suite === 'sdk' || suite === 'capture' ? installSdk() : undefined;
+const sdk = suite === 'sdk' || suite === 'capture' || suite === 'signals' ? installSdk() : undefined;
 let cases: BenchCase[];
 let comparisons: Comparison[] = [];
 switch (suite) {
@@ -36,6 +37,10 @@ switch (suite) {
   case 'sdk':
     cases = [...overheadAndScalingCases('sdk'), ...compositeCases(), ...signalCases()];
     comparisons = targetComparisons('sdk');
+    break;
+  case 'signals':
+    cases = signalCases();
+    comparisons = signalComparisons();
     break;
   case 'capture':
     cases = captureCases();

@@ -3,6 +3,7 @@ import { OpenTelemetryToolCallListener, ToolCallListeners, type ToolContext } fr
 import type { Callable } from './floor.js';
 import type { BenchCase } from './measure.js';
 import type { Comparison } from './paired.js';
+import { signalsFloorTool } from './signals-floor.js';
 import { SIGNALS_OFF } from './signals-off.js';
 import { asyncWeatherTool, type WeatherInput } from './tools.js';
 
@@ -43,7 +44,8 @@ function inOneTrace(callable: Callable<WeatherInput, unknown>): Callable<Weather
 }
 
 /**
- * The listener with the signals on (its default) and off, real SDK, async tool, small arguments and
+ * The listener with the signals on (its default) and off, and off around the signals' floor (the same
+ * signals recorded by hand, bench/lib/signals-floor.ts), real SDK, async tool, small arguments and
  * result: each call in a trace of its own (a tool called once per trace: the repeat table gets a
  * new trace each call), and every call in one trace (each a repeat: its arguments serialized and looked up,
  * the repeat counted).
@@ -62,20 +64,31 @@ export function signalCases(): BenchCase[] {
   });
   const wrapped = (options?: typeof SIGNALS_OFF) =>
     ToolCallListeners.wrap(asyncWeatherTool(), new OpenTelemetryToolCallListener(options));
+  const floor = () => ToolCallListeners.wrap(signalsFloorTool(), new OpenTelemetryToolCallListener(SIGNALS_OFF));
   return [
     row('signals-off', 'listener, repeats and result size off, a trace per call', inNewTrace(wrapped(SIGNALS_OFF))),
     row('signals-on', 'listener, repeats and result size on (default), a trace per call', inNewTrace(wrapped())),
     row('signals-off-repeated', 'listener, signals off, every call in one trace', inOneTrace(wrapped(SIGNALS_OFF))),
     row('signals-on-repeated', 'listener, signals on, every call in one trace (each a repeat)', inOneTrace(wrapped())),
+    row('signals-floor', 'listener, signals off, the signals recorded by hand, a trace per call', inNewTrace(floor())),
+    row('signals-floor-repeated', 'the same, every call in one trace', inOneTrace(floor())),
   ];
 }
 
-/** The signals' cost: on against off, once per trace and repeated (issue 40: ≤ 1.10×). */
+/**
+ * The signals' cost: on against off, once per trace and repeated (issue 40: ≤ 1.10×); on against
+ * their floor (the same signals by hand: what the listener adds to the SDK's own cost of them).
+ */
 export function signalComparisons(): Comparison[] {
   const versus = (subject: string, reference: string): Comparison => ({
     id: `sdk/async/${subject}-vs-${reference}/x1`,
     subject: `sdk/async/${subject}/x1`,
     reference: `sdk/async/${reference}/x1`,
   });
-  return [versus('signals-on', 'signals-off'), versus('signals-on-repeated', 'signals-off-repeated')];
+  return [
+    versus('signals-on', 'signals-off'),
+    versus('signals-on-repeated', 'signals-off-repeated'),
+    versus('signals-on', 'signals-floor'),
+    versus('signals-on-repeated', 'signals-floor-repeated'),
+  ];
 }

@@ -30,6 +30,16 @@ interface Row {
   vsFloor: number | null;
 }
 
+/** The agent signals' cases (bench/lib/signal-cases.ts): on, off and their floor, a trace per call and repeated. */
+const SIGNAL_KINDS = [
+  'signals-off',
+  'signals-on',
+  'signals-off-repeated',
+  'signals-on-repeated',
+  'signals-floor',
+  'signals-floor-repeated',
+];
+
 const PEER_KINDS = ['openinference', 'traceloop', 'langfuse'].flatMap((peer) => [
   `${peer}-default`,
   `${peer}-content-off`,
@@ -64,7 +74,7 @@ function expectedRowIds(peersMeasured: boolean): string[] {
     ids.push(`capture/async/${kind}/x1`);
   }
   for (const kind of ['composite-3-empty', 'composite-otel-counting-empty']) ids.push(`sdk/async/${kind}/x1`);
-  for (const kind of ['signals-off', 'signals-on', 'signals-off-repeated', 'signals-on-repeated']) {
+  for (const kind of SIGNAL_KINDS) {
     ids.push(`sdk/async/${kind}/x1`);
   }
   for (const loader of ['tsx', 'compiled']) {
@@ -153,6 +163,8 @@ describe('npm run bench -- --quick', () => {
       'sdk-vs-floor-async-10000',
       'signals-on-vs-off',
       'signals-on-vs-off-repeated',
+      'signals-on-vs-floor',
+      'signals-on-vs-floor-repeated',
       'span-histogram-shared-times',
       'empty-listener-async',
       'capture-10mb-vs-cap',
@@ -200,6 +212,8 @@ describe('npm run bench -- --quick', () => {
       'sdk/async/otel-sdk/x10000 vs sdk/async/floor/x10000',
       'sdk/async/signals-on/x1 vs sdk/async/signals-off/x1',
       'sdk/async/signals-on-repeated/x1 vs sdk/async/signals-off-repeated/x1',
+      'sdk/async/signals-on/x1 vs sdk/async/signals-floor/x1',
+      'sdk/async/signals-on-repeated/x1 vs sdk/async/signals-floor-repeated/x1',
       'capture/async/capture-10mb-string/x1 vs capture/async/capture-cap-string/x1',
       'capture/async/capture-10mb-records/x1 vs capture/async/capture-cap-records/x1',
       // the peers' ratios to their process's floor, read as the targets' are
@@ -284,9 +298,7 @@ describe('npm run bench -- --quick', () => {
       ]),
       'sdk/async/composite-3-empty/x1',
       'sdk/async/composite-otel-counting-empty/x1',
-      ...['signals-off', 'signals-on', 'signals-off-repeated', 'signals-on-repeated'].map(
-        (kind) => `sdk/async/${kind}/x1`,
-      ),
+      ...SIGNAL_KINDS.map((kind) => `sdk/async/${kind}/x1`),
       ...(report.peers.status === 'measured' ? peerRowIds() : []),
     ];
     expect(allocations.map((row) => row.id).sort()).toEqual(expected.sort());

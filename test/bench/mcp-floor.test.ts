@@ -2,52 +2,22 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { context, metrics, propagation, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
-import {
-  AggregationTemporality,
-  type Histogram,
-  InMemoryMetricExporter,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-} from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Histogram } from '@opentelemetry/sdk-metrics';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SIGNALS_OFF } from '../../bench/lib/signals-off.js';
 import { floorClient } from '../../bench/mcp/floor-client.js';
 import { floorServer } from '../../bench/mcp/floor-server.js';
 import { instrumentClient, instrumentServer } from '../../src/adapters/mcp/index.js';
 import { OpenTelemetryToolCallListener } from '../../src/index.js';
+import { useGlobalTestSdk } from '../helpers/global-test-sdk.js';
 
 // The MCP round trip's floor (bench/mcp/floor-*.ts) is only a floor if it records what the observed
 // client and server record: one round trip each, in one process over linked in-memory transports
 // given the stdio transports' shape (the adapter then records `network.transport: pipe`, as over
 // stdio), compared span by span and histogram by histogram, each side's scope apart.
 
-const spans = new InMemorySpanExporter();
-const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 3_600_000 });
-const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
-const meterProvider = new MeterProvider({ readers: [reader] });
-
-beforeAll(() => {
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(
-    new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
-  );
-  trace.setGlobalTracerProvider(tracerProvider);
-  metrics.setGlobalMeterProvider(meterProvider);
-});
-
-afterAll(async () => {
-  await Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]);
-  context.disable();
-  propagation.disable();
-  trace.disable();
-  metrics.disable();
-});
+const { spans, metricExporter, reader } = useGlobalTestSdk();
 
 const DESCRIPTION = 'Current weather of a city';
 const weather = async ({ city }: { city: string }): Promise<CallToolResult> => ({
