@@ -6,7 +6,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CanUseTool, HookCallback, SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import * as sdk from '@anthropic-ai/claude-agent-sdk';
-import { logs } from '@opentelemetry/api-logs';
 import { toolCallHooks } from 'otel-tool-calls/claude-agent-sdk';
 import {
   ATTR_GEN_AI_CONVERSATION_ID,
@@ -14,7 +13,7 @@ import {
   ATTR_GEN_AI_TOOL_CALL_ID,
   METRIC_TOOL_CALL_APPROVAL_DURATION,
 } from 'otel-tool-calls/semconv';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runQuery, type Script, toolTurns } from '../../helpers/claude-query.mjs';
 import { expectOneWaitPerAnswer, inMemoryLogs } from '../../helpers/decision-logs.js';
 import { createTestTelemetry, useTestTelemetry } from '../../helpers/otel-sdk.js';
@@ -57,8 +56,6 @@ async function outcomesByCall(decisions: () => Promise<string[]>): Promise<Recor
 }
 
 describe("the Claude Agent SDK's permission decisions", { timeout: 60_000 }, () => {
-  afterEach(() => logs.disable());
-
   it('canUseTool observed: asked, denied and allowed, each answer with its wait; the session as the conversation', async () => {
     const { loggerProvider, decisions, records } = inMemoryLogs();
     const hooks = toolCallHooks(telemetry.listener({ loggerProvider }));
@@ -133,19 +130,22 @@ describe("the Claude Agent SDK's permission decisions", { timeout: 60_000 }, () 
 });
 
 describe("zero-code: the Claude Agent SDK's permission decisions", { timeout: 60_000 }, () => {
-  afterEach(() => logs.disable());
-
   it("the app's canUseTool is observed: its questions and answers, the session on spans and records", async () => {
     const test = createTestTelemetry();
     const { loggerProvider, decisions, records } = inMemoryLogs();
-    logs.setGlobalLoggerProvider(loggerProvider);
-    await underPatchedModule(test, '@anthropic-ai/claude-agent-sdk', { ...sdk }, async (patched) => {
-      const { messages } = await runQuery(TWO_CALLS, { canUseTool: humanRefusingA }, patched.query);
-      expect(await outcomesByCall(decisions)).toEqual(REFUSED_A_ALLOWED_B);
-      const session = sessionOf(messages);
-      for (const { attributes } of await records()) expect(attributes[ATTR_GEN_AI_CONVERSATION_ID]).toBe(session);
-      const spans = toolSpans(test.spans());
-      expect(spans.map((span) => span.attributes[ATTR_GEN_AI_CONVERSATION_ID])).toEqual([session, session]);
-    });
+    await underPatchedModule(
+      test,
+      '@anthropic-ai/claude-agent-sdk',
+      { ...sdk },
+      async (patched) => {
+        const { messages } = await runQuery(TWO_CALLS, { canUseTool: humanRefusingA }, patched.query);
+        expect(await outcomesByCall(decisions)).toEqual(REFUSED_A_ALLOWED_B);
+        const session = sessionOf(messages);
+        for (const { attributes } of await records()) expect(attributes[ATTR_GEN_AI_CONVERSATION_ID]).toBe(session);
+        const spans = toolSpans(test.spans());
+        expect(spans.map((span) => span.attributes[ATTR_GEN_AI_CONVERSATION_ID])).toEqual([session, session]);
+      },
+      { loggerProvider },
+    );
   });
 });

@@ -18,7 +18,6 @@ import {
   tool,
   Usage,
 } from '@openai/agents';
-import { logs } from '@opentelemetry/api-logs';
 import type { ToolCallDecision, ToolCallListener } from 'otel-tool-calls';
 import { wrapTools } from 'otel-tool-calls/openai-agents';
 import {
@@ -176,19 +175,22 @@ function sendEmailOptions() {
 }
 
 describe('zero-code: OpenAI Agents approvals as decisions', () => {
-  afterEach(() => logs.disable());
-
   it("the agent's own tools: asked, rejected and approved, the group as the conversation", async () => {
     const test = createTestTelemetry();
     const { loggerProvider, decisions, records } = inMemoryLogs();
-    logs.setGlobalLoggerProvider(loggerProvider);
     // the patch wraps Agent.prototype.getAllTools: the SDK's own class, whatever object is handed
-    await underPatchedModule(test, '@openai/agents', { ...agents }, async () => {
-      expect(await askRejectApprove([sendEmail])).toBe('done');
-      expect(await decisions()).toEqual(ASKED_REJECTED_APPROVED);
-      for (const { attributes } of await records()) expect(attributes[ATTR_GEN_AI_CONVERSATION_ID]).toBe(GROUP);
-      const spans = test.spans().filter((span) => span.name === 'execute_tool send_email');
-      expect(spans.map((span) => span.attributes[ATTR_GEN_AI_TOOL_CALL_ID])).toEqual(['call_2']);
-    });
+    await underPatchedModule(
+      test,
+      '@openai/agents',
+      { ...agents },
+      async () => {
+        expect(await askRejectApprove([sendEmail])).toBe('done');
+        expect(await decisions()).toEqual(ASKED_REJECTED_APPROVED);
+        for (const { attributes } of await records()) expect(attributes[ATTR_GEN_AI_CONVERSATION_ID]).toBe(GROUP);
+        const spans = test.spans().filter((span) => span.name === 'execute_tool send_email');
+        expect(spans.map((span) => span.attributes[ATTR_GEN_AI_TOOL_CALL_ID])).toEqual(['call_2']);
+      },
+      { loggerProvider },
+    );
   });
 });
