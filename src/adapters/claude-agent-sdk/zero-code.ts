@@ -25,10 +25,10 @@ type Hooks = Record<string, unknown>;
  * denial that interrupts the query, an abort, a loop left early) still ends, and nothing of it is
  * kept. A query whose hooks already hold `toolCallHooks` (an app that observes explicitly) is left
  * alone. The app's `canUseTool`, if any, is observed through those hooks (its permission
- * decisions, permission-decisions.ts). Each SDK MCP server of `options.mcpServers` (an in-process `McpServer`, the SDK's bundled
- * copy: recognised by shape) not yet instrumented is passed to `instrumentServer`: its calls carry
- * the tool_use id and join the hooks' span (one span per call, the tool body under it), and a
- * server the app instrumented itself is observed by that only.
+ * decisions, permission-decisions.ts). Each SDK MCP server of `options.mcpServers` (an in-process
+ * `McpServer`, the SDK's bundled copy: recognised by shape) not yet instrumented is passed to
+ * `instrumentServer`: its calls carry the tool_use id and join the hooks' span (one span per call,
+ * the tool body under it), and a server the app instrumented itself is observed by that only.
  * This file loads the adapters, which import only types of the SDK.
  */
 export function claudeAgentSdkModules(context: PatchContext): InstrumentationNodeModuleDefinition[] {

@@ -26,8 +26,8 @@ const EMPTY_METADATA: ToolMetadata = Object.freeze({});
  * `requireApproval`, `toModelOutput`, the Mastra tool marker, prototype getters) is read on the
  * original, and the original `execute` runs with the original tool as `this`. The originals are not
  * modified. The tool name is its key in the record, as Mastra names it to the model and in its spans;
- * the call id is `context.agent.toolCallId`, the conversation its memory thread (`context.agent.threadId`). With `@mastra/otel-bridge`, the bridge's tool span is
- * the call's one span. A failure the listener reports is the tool's output the model reads.
+ * the call id is `context.agent.toolCallId`, the conversation its memory thread
+ * (`context.agent.threadId`). With `@mastra/otel-bridge`, the bridge's tool span is the call's one span. A failure the listener reports is the tool's output the model reads.
  *
  * @example
  * const agent = new Agent({ id: 'assistant', name: 'Assistant', model, tools: wrapTools({ weather }, listener) });

@@ -13,6 +13,8 @@ import { FRAMEWORK_OPENAI_AGENTS } from '../frameworks.js';
  * asked gets its `approveTool` / `rejectTool` observed on the instance (the SDK's own methods run as
  * they are), the answer then carrying the wait since the question. A run state restored in another
  * process (`RunState.fromString`) has a context this side never armed: its answers are not seen.
+ * The SDK takes a `needsApproval` it did not make for a dynamic policy: it keeps a pending record of
+ * each call until the call has run, and may ask again before an approved call runs (told once).
  */
 
 type NeedsApproval = (runContext: unknown, input: unknown, callId: unknown) => unknown;
