@@ -57,6 +57,7 @@ import {
   type MemoryResult,
   type RepeatTableResult,
   type SharedTimesResult,
+  type Target,
 } from './lib/targets.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -217,24 +218,37 @@ function machineState() {
   };
 }
 
+/**
+ * What every group run alone (`--only`) ends with: its JSON (`measured`'s keys between the machine and
+ * the targets), then its title, its tables (`body`) and its targets on stdout.
+ */
+function reportAlone(group: string, title: string, measured: object, body: string, targets: Target[]): void {
+  const machine = machineState();
+  const elapsedSeconds = Math.round((Date.now() - started) / 1000);
+  mkdirSync(dirname(out), { recursive: true });
+  const command = `node --import tsx bench/run.ts --only ${group}${quick ? ' --quick' : ''}`;
+  const report = {
+    generatedAt: new Date().toISOString(),
+    quick,
+    command,
+    elapsedSeconds,
+    machine,
+    ...measured,
+    targets,
+  };
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`otel-tool-calls benchmark, ${title} alone${quick ? ' (QUICK MODE: not measurements)' : ''}`);
+  console.log(`load average ${machine.loadAverageBefore[0]} → ${machine.loadAverageAfter[0]}; ${elapsedSeconds} s\n`);
+  console.log(body);
+  console.log(`\nTargets${quick ? ' (quick mode: not judged on these numbers)' : ''}:\n${formatTargets(targets)}`);
+  console.log(`\nJSON: ${out}`);
+}
+
 /** The startup group alone: its tables and targets, and its JSON. */
 async function startupAlone(): Promise<void> {
   log('▶ startup');
   const startup = await measureStartup(root, startupSettings, log);
-  const targets = evaluateStartupTargets(startup);
-  const machine = machineState();
-  const elapsedSeconds = Math.round((Date.now() - started) / 1000);
-  mkdirSync(dirname(out), { recursive: true });
-  const command = `node --import tsx bench/run.ts --only startup${quick ? ' --quick' : ''}`;
-  writeFileSync(
-    out,
-    `${JSON.stringify({ generatedAt: new Date().toISOString(), quick, command, elapsedSeconds, machine, startup, targets }, null, 2)}\n`,
-  );
-  console.log(`otel-tool-calls benchmark, the startup group alone${quick ? ' (QUICK MODE: not measurements)' : ''}`);
-  console.log(`load average ${machine.loadAverageBefore[0]} → ${machine.loadAverageAfter[0]}; ${elapsedSeconds} s\n`);
-  console.log(formatStartup(startup));
-  console.log(`\nTargets${quick ? ' (quick mode: not judged on these numbers)' : ''}:\n${formatTargets(targets)}`);
-  console.log(`\nJSON: ${out}`);
+  reportAlone('startup', 'the startup group', { startup }, formatStartup(startup), evaluateStartupTargets(startup));
 }
 
 /**
@@ -256,20 +270,9 @@ async function measureMcp(): Promise<McpRoundTripResult> {
 /** The MCP group alone: its table and target, and its JSON. */
 async function mcpAlone(): Promise<void> {
   const mcpRoundTrip = await measureMcp();
-  const targets = [evaluateMcpTarget(mcpRoundTrip)];
-  const machine = machineState();
-  const elapsedSeconds = Math.round((Date.now() - started) / 1000);
-  mkdirSync(dirname(out), { recursive: true });
-  const command = `node --import tsx bench/run.ts --only mcp${quick ? ' --quick' : ''}`;
-  writeFileSync(
-    out,
-    `${JSON.stringify({ generatedAt: new Date().toISOString(), quick, command, elapsedSeconds, machine, mcpRoundTrip, targets }, null, 2)}\n`,
-  );
-  console.log(`otel-tool-calls benchmark, the MCP group alone${quick ? ' (QUICK MODE: not measurements)' : ''}`);
-  console.log(`load average ${machine.loadAverageBefore[0]} → ${machine.loadAverageAfter[0]}; ${elapsedSeconds} s\n`);
-  console.log(formatMcpRoundTrip(mcpRoundTrip));
-  console.log(`\nTargets${quick ? ' (quick mode: not judged on these numbers)' : ''}:\n${formatTargets(targets)}`);
-  console.log(`\nJSON: ${out}`);
+  reportAlone('mcp', 'the MCP group', { mcpRoundTrip }, formatMcpRoundTrip(mcpRoundTrip), [
+    evaluateMcpTarget(mcpRoundTrip),
+  ]);
 }
 
 /** The agent signals' group alone: timed, its comparisons in `targetProcesses` processes, judged. */
@@ -279,21 +282,8 @@ async function signalsAlone(): Promise<void> {
   const measured = compare(await suite('signals', compiled, paired));
   const pairedByProcess: PairedResult[][] = [paired];
   for (let k = 1; k < targetProcesses; k++) pairedByProcess.push(await pairedOnly('signals', compiled));
-  const targets = evaluateSignalTargets(pairedByProcess);
-  const machine = machineState();
-  const elapsedSeconds = Math.round((Date.now() - started) / 1000);
-  mkdirSync(dirname(out), { recursive: true });
-  const command = `node --import tsx bench/run.ts --only signals${quick ? ' --quick' : ''}`;
-  writeFileSync(
-    out,
-    `${JSON.stringify({ generatedAt: new Date().toISOString(), quick, command, elapsedSeconds, machine, rows: measured, paired, targets }, null, 2)}\n`,
-  );
-  console.log(`otel-tool-calls benchmark, the agent signals alone${quick ? ' (QUICK MODE: not measurements)' : ''}`);
-  console.log(`load average ${machine.loadAverageBefore[0]} → ${machine.loadAverageAfter[0]}; ${elapsedSeconds} s\n`);
-  console.log(formatTable(measured));
-  console.log(`\n${formatPaired(paired)}`);
-  console.log(`\nTargets${quick ? ' (quick mode: not judged on these numbers)' : ''}:\n${formatTargets(targets)}`);
-  console.log(`\nJSON: ${out}`);
+  const body = `${formatTable(measured)}\n\n${formatPaired(paired)}`;
+  reportAlone('signals', 'the agent signals', { rows: measured, paired }, body, evaluateSignalTargets(pairedByProcess));
 }
 
 try {

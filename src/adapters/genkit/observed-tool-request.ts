@@ -1,5 +1,6 @@
 import { trace as traceApi } from '@opentelemetry/api';
 import type { GenerateMiddleware, ToolRequestPart, ToolResponsePart } from 'genkit';
+import { forwardingObject } from '../../internal/forwarding-object.js';
 import { observeCall } from '../../internal/observe-call.js';
 import {
   ATTR_GEN_AI_OPERATION_NAME,
@@ -55,19 +56,25 @@ async function observedToolRequest(
     [ATTR_GEN_AI_TOOL_NAME]: name,
   };
   if (ref !== undefined) labels[ATTR_GEN_AI_TOOL_CALL_ID] = ref;
-  handed = next(request, {
-    ...options,
-    telemetryLabels: { ...options?.telemetryLabels, ...labels },
-    onTraceStart(trace) {
-      // in Genkit's tool action span, which is the active one here: the listener joins it, and
-      // Genkit's end of it waits for the listener's outcome (held-span-end.ts)
-      if (observed === undefined) {
-        releaseSpan = holdSpanEnd(traceApi.getActiveSpan());
-        observed = observe();
-      }
-      options?.onTraceStart?.(trace);
-    },
-  }).catch((error: unknown) => {
+  const onTraceStart: NonNullable<RunOptions>['onTraceStart'] = (trace) => {
+    // in Genkit's tool action span, which is the active one here: the listener joins it, and
+    // Genkit's end of it waits for the listener's outcome (held-span-end.ts)
+    if (observed === undefined) {
+      releaseSpan = holdSpanEnd(traceApi.getActiveSpan());
+      observed = observe();
+    }
+    options?.onTraceStart?.(trace);
+  };
+  // the options and their labels as given, with ours added: stand-ins, not copies (forwarding-object.ts)
+  const telemetryLabels = forwardingObject(options?.telemetryLabels ?? {}, new Map(Object.entries(labels)));
+  const observedOptions = forwardingObject(
+    options ?? {},
+    new Map<string, unknown>([
+      ['telemetryLabels', telemetryLabels],
+      ['onTraceStart', onTraceStart],
+    ]),
+  );
+  handed = next(request, observedOptions).catch((error: unknown) => {
     if (isInterrupt(error)) return { interrupt: error };
     throw error;
   });
