@@ -1,12 +1,9 @@
 /**
  * A server process started by a test: its output kept (the tail, for failure messages), a bounded wait
- * until it answers, and a `stop()` that always ends it (SIGTERM, then SIGKILL after 30 s).
+ * until it answers, and a `stop()` that always ends it (SIGTERM, then SIGKILL after 10 s).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { waitFor } from './prometheus.js';
-
-/** How long `stop()` waits for the process to exit on SIGTERM before it kills it. */
-const STOP_GRACE_MS = 30_000;
 
 export interface ServerProcess {
   /** What the process printed so far (the last 20 000 characters). */
@@ -55,14 +52,11 @@ export async function startServerProcess(
     stopping ??= (async () => {
       if (hasExited()) return;
       child.kill('SIGTERM');
-      // a server flushing its store as it stops (Jaeger's Badger) can take seconds on a loaded machine:
-      // killed sooner, it would lose what it had acknowledged, and a test would count that as lost
       const ended = await Promise.race([
         exitedPromise.then(() => true),
-        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), STOP_GRACE_MS)),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000)),
       ]);
       if (!ended) {
-        output += `\n[test] no exit ${STOP_GRACE_MS / 1000} s after SIGTERM: SIGKILL\n`;
         child.kill('SIGKILL');
         await exitedPromise;
       }

@@ -94,18 +94,22 @@ async function spanIdsIn(jaeger: RunningJaeger, service: string): Promise<Set<st
   return new Set(traces.flatMap((trace) => trace.spans.map((span) => span.spanID)));
 }
 
-/** Waits (bounded) until Jaeger has `expected` spans of `service`, then a little more for any beyond them. */
+/**
+ * Waits (bounded) until Jaeger has `expected` spans of `service`, then reads once more for any beyond
+ * them: the union of the two reads (a search of Badger can return a trace with some of its spans
+ * missing right after a restart, though the read before had them all).
+ */
 async function settledSpanIds(jaeger: RunningJaeger, service: string, expected: number): Promise<Set<string>> {
-  await waitFor(
+  const found = await waitFor(
     `${expected} spans of ${service} in Jaeger`,
     async () => {
-      const found = (await spanIdsIn(jaeger, service)).size;
-      if (found < expected) throw new Error(`${found} so far`);
-      return true;
+      const ids = await spanIdsIn(jaeger, service);
+      if (ids.size < expected) throw new Error(`${ids.size} so far`);
+      return ids;
     },
     { timeoutMs: 60_000, intervalMs: 500 },
   );
-  return spanIdsIn(jaeger, service);
+  return new Set([...found, ...(await spanIdsIn(jaeger, service))]);
 }
 
 /** The traces as the query API gives them, comparable: per trace, its spans' ids, parents, names and tags, sorted. */
