@@ -93,6 +93,7 @@ const ZERO_CODE_SUITE = [
   'test/register/api-flush.test.ts',
   'test/register/app-sdk.test.ts',
   'test/register/before-exit.test.ts',
+  'test/register/decisions.test.ts',
   'test/register/default-variables.test.ts',
   'test/register/hooks-after-sdk.test.ts',
   'test/register/lean-start.test.ts',

@@ -60,6 +60,8 @@ export interface AppRun {
   readonly metrics: ExportedMetric[];
   /** The bodies of the log records exported. */
   readonly logs: string[];
+  /** The log records exported that are events (an `eventName`), in the order exported. */
+  readonly events: ExportedEvent[];
   /** Every request the receiver got: path, content type and body. */
   readonly requests: readonly ReceivedRequest[];
 }
@@ -136,6 +138,7 @@ export async function runUnderRegister(
       spans: spansOf(json),
       metrics: metricsOf(json),
       logs: logsOf(json),
+      events: eventsOf(json),
       requests: receiver.requests,
     };
   } finally {
@@ -188,12 +191,32 @@ export function metricsOf(requests: Requests): ExportedMetric[] {
 }
 
 export function logsOf(requests: Requests): string[] {
+  return logRecordsOf(requests).map((record) => String(record.body?.stringValue));
+}
+
+export interface ExportedEvent {
+  readonly eventName: string;
+  readonly attributes: Record<string, unknown>;
+  /** Empty when the record was emitted outside any span. */
+  readonly traceId: string;
+}
+
+export function eventsOf(requests: Requests): ExportedEvent[] {
+  return logRecordsOf(requests)
+    .filter((record) => typeof record.eventName === 'string' && record.eventName.length > 0)
+    .map((record) => ({
+      eventName: record.eventName,
+      attributes: otlpAttributes(record.attributes),
+      traceId: record.traceId ?? '',
+    }));
+}
+
+function logRecordsOf(requests: Requests) {
   return requests
     .filter((request) => request.path === '/v1/logs')
     .flatMap((request) => JSON.parse(request.body.toString('utf8')).resourceLogs)
     .flatMap((resourceLogs) => resourceLogs.scopeLogs)
-    .flatMap((scope) => scope.logRecords)
-    .map((record) => String(record.body?.stringValue));
+    .flatMap((scope) => scope.logRecords);
 }
 
 /** The `execute_tool` spans, by tool name, in the order they ended. */
