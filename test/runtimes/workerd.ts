@@ -27,21 +27,36 @@ export interface RunningWorker {
 export async function startWorker(options: {
   readonly nodejsCompat: boolean;
   readonly bindings: Record<string, string>;
+  /** The worker's file in the fixtures: `worker-nodejs-compat.mjs` or `worker.mjs` by `nodejsCompat`. */
+  readonly entry?: string;
+  /**
+   * A streaming tail worker's file in the fixtures: Workers native tracing is on for the worker (its
+   * spans reach the tail worker, and `isTraced` is true inside it), as when a deployed worker has
+   * observability on. What the tail worker prints is in `output()`.
+   */
+  readonly streamingTail?: string;
 }): Promise<RunningWorker> {
-  const dir = join(tmpdir(), `otel-tool-calls-workerd-${process.pid}-${options.nodejsCompat ? 'compat' : 'plain'}`);
+  const entry = options.entry ?? (options.nodejsCompat ? 'worker-nodejs-compat.mjs' : 'worker.mjs');
+  const dir = join(tmpdir(), `otel-tool-calls-workerd-${process.pid}-${entry.replace(/\W/g, '-')}`);
   await mkdir(dir, { recursive: true });
-  await build({
-    entryPoints: [`${fixtures}${options.nodejsCompat ? 'worker-nodejs-compat.mjs' : 'worker.mjs'}`],
-    outfile: join(dir, 'worker.js'),
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    conditions: ['workerd', 'worker'],
-    // the repo's tsconfig maps otel-tool-calls to src/: not here, the built package is what a worker bundles
-    tsconfigRaw: {},
-    plugins: options.nodejsCompat ? [nodeBuiltinsLeftToWorkerd] : [],
-    logLevel: 'error',
-  });
+  const bundle = (file: string, outfile: string) =>
+    build({
+      entryPoints: [`${fixtures}${file}`],
+      outfile: join(dir, outfile),
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      conditions: ['workerd', 'worker'],
+      // the repo's tsconfig maps otel-tool-calls to src/: not here, the built package is what a worker bundles
+      tsconfigRaw: {},
+      // workerd's own modules; Cloudflare's agents package is installed with the runtimes
+      external: ['cloudflare:*'],
+      nodePaths: [`${root}runtimes/node_modules`],
+      plugins: options.nodejsCompat ? [nodeBuiltinsLeftToWorkerd] : [],
+      logLevel: 'error',
+    });
+  await bundle(entry, 'worker.js');
+  if (options.streamingTail !== undefined) await bundle(options.streamingTail, 'tail.js');
   const bindings = Object.entries(options.bindings)
     .map(([name, text]) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(text)})`)
     .join(', ');
@@ -51,7 +66,7 @@ export async function startWorker(options: {
 const config :Workerd.Config = (
   services = [
     (name = "main", worker = .worker),
-    (name = "loopback", network = (allow = ["local"])),
+    (name = "loopback", network = (allow = ["local"])),${options.streamingTail === undefined ? '' : '\n    (name = "tail", worker = .tail),'}
   ],
   sockets = [(name = "http", address = "127.0.0.1:0", http = (), service = "main")],
 );
@@ -60,9 +75,17 @@ const worker :Workerd.Worker = (
   compatibilityDate = "${COMPATIBILITY_DATE}",
   compatibilityFlags = [${options.nodejsCompat ? '"nodejs_compat"' : '"no_nodejs_compat"'}],
   bindings = [${bindings}],
-  globalOutbound = "loopback",
+  globalOutbound = "loopback",${options.streamingTail === undefined ? '' : '\n  streamingTails = ["tail"],'}
 );
-`,
+${
+  options.streamingTail === undefined
+    ? ''
+    : `const tail :Workerd.Worker = (
+  modules = [(name = "tail.js", esModule = embed "tail.js")],
+  compatibilityDate = "${COMPATIBILITY_DATE}",
+);
+`
+}`,
   );
   const child = spawn(WORKERD, ['serve', join(dir, 'config.capnp'), '--control-fd=3'], {
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
@@ -96,7 +119,7 @@ const worker :Workerd.Worker = (
 const nodeBuiltinsLeftToWorkerd: Plugin = {
   name: 'node-builtins-left-to-workerd',
   setup(bundle) {
-    const builtin = /^(node:)?(async_hooks|events)$/;
+    const builtin = /^(node:)?(async_hooks|diagnostics_channel|events)$/;
     bundle.onResolve({ filter: builtin }, (args) =>
       args.kind === 'require-call'
         ? { path: args.path.replace(/^node:/, ''), namespace: 'node-require' }
