@@ -54,8 +54,8 @@ async function nativeSpans(worker: RunningWorker, since: number): Promise<Native
     }
     return [...spans.values()];
   };
-  // tail events arrive after the response: a bounded wait for the invocation's spans to close
-  for (let attempt = 0; attempt < 100; attempt++) {
+  // tail events arrive after the response: a bounded wait (30 s) for the invocation's spans to close
+  for (let attempt = 0; attempt < 300; attempt++) {
     const spans = read();
     if (spans.some((span) => span.name === 'invoke_agent') && spans.every((span) => span.outcome !== undefined)) {
       return spans;

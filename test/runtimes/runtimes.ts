@@ -45,7 +45,10 @@ export const RUNTIMES: readonly Runtime[] = [
 
 /** Whether runtimes/ is installed; CI (REQUIRE_SERVICES=1) fails without it, elsewhere the matrix skips. */
 export function runtimesInstalled(): boolean {
-  const present = existsSync(`${installed}/.bin/bun`) && existsSync(`${installed}/.bin/workerd`);
+  const present =
+    existsSync(`${installed}/.bin/bun`) &&
+    existsSync(`${installed}/.bin/workerd`) &&
+    existsSync(`${installed}/agents/package.json`);
   if (!present && process.env.REQUIRE_SERVICES === '1') {
     throw new Error('runtimes/ is not installed: run `npm ci --prefix runtimes`');
   }
