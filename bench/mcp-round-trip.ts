@@ -22,7 +22,12 @@
  * the ratios; the target reads the pooled ones (bench/lib/band.ts). Started by bench/run.ts, bundled
  * with the server (bench/mcp/server.ts).
  *
- * Usage: mcp-round-trip.ts --server <server.mjs> --out <file.json> [--pairs 30] [--calls 200] [--worlds observed,floor]
+ * The servers are started `--restarts` times, the rounds split between them: a process's code lands
+ * in a state of its own (what V8 optimized, and how), so that runs of the same code in new processes
+ * differ by more than the rounds of one process do (±0.03 in the ratio); the pooled interval covers
+ * that only when the rounds come from several processes.
+ *
+ * Usage: mcp-round-trip.ts --server <server.mjs> --out <file.json> [--pairs 30] [--calls 200] [--restarts 3] [--worlds observed,floor]
  *
  * `--worlds` runs only some worlds (to profile one: `node --cpu-prof` here, `BENCH_MCP_SERVER_FLAGS`
  * for its server); the ratios of a world left out are empty.
@@ -45,13 +50,17 @@ const { values } = parseArgs({
     out: { type: 'string' },
     pairs: { type: 'string', default: '30' },
     calls: { type: 'string', default: '200' },
+    restarts: { type: 'string', default: '3' },
     worlds: { type: 'string', default: 'observed,floor,sdk,none' },
   },
 });
 const pairs = Number(values.pairs);
 const calls = Number(values.calls);
-if (!values.server || !values.out || !(pairs >= 1) || !(calls >= 1)) {
-  throw new Error('usage: mcp-round-trip.ts --server <server.mjs> --out <file.json> [--pairs <n>] [--calls <n>]');
+const restarts = Math.min(Number(values.restarts), pairs);
+if (!values.server || !values.out || !(pairs >= 1) || !(calls >= 1) || !(restarts >= 1)) {
+  throw new Error(
+    'usage: mcp-round-trip.ts --server <server.mjs> --out <file.json> [--pairs <n>] [--calls <n>] [--restarts <n>]',
+  );
 }
 installSdk();
 installPropagator();
@@ -82,8 +91,7 @@ async function connect(world: World): Promise<Connected> {
   return { client, callTool: (params) => called.callTool(params) };
 }
 
-const connected = {} as Partial<Record<World, Connected>>;
-for (const world of WORLDS) connected[world] = await connect(world);
+let connected = {} as Partial<Record<World, Connected>>;
 
 const text = (result: unknown) => ((result as { content?: Array<{ text?: string }> }).content ?? [])[0]?.text;
 
@@ -111,20 +119,26 @@ async function batch(world: World): Promise<number> {
   return (own + server) / calls;
 }
 
-// warm-up: every side's code optimized
-for (let i = 0; i < 3; i++) {
-  for (const world of WORLDS) await batch(world);
-}
-for (const world of WORLDS) serverShare[world].length = 0;
 const ns = perWorld();
-for (let round = 0; round < pairs; round++) {
-  // each world goes first, second, third and fourth equally often
-  for (let k = 0; k < WORLDS.length; k++) {
-    const world = WORLDS[(round + k) % WORLDS.length] as World;
-    ns[world].push(await batch(world));
+let round = 0;
+for (let started = 0; started < restarts; started++) {
+  connected = {};
+  for (const world of WORLDS) connected[world] = await connect(world);
+  // warm-up: every side's code optimized; its batches are not kept
+  for (let i = 0; i < 3; i++) {
+    for (const world of WORLDS) await batch(world);
   }
+  for (const world of WORLDS) serverShare[world].length = ns[world].length;
+  // this set of servers' share of the rounds
+  for (const end = Math.round((pairs * (started + 1)) / restarts); round < end; round++) {
+    // each world goes first, second, third and fourth equally often
+    for (let k = 0; k < WORLDS.length; k++) {
+      const world = WORLDS[(round + k) % WORLDS.length] as World;
+      ns[world].push(await batch(world));
+    }
+  }
+  await Promise.all(WORLDS.map((world) => connected[world]?.client.close()));
 }
-await Promise.all(WORLDS.map((world) => connected[world]?.client.close()));
 const ratios = (subject: World, reference: World) =>
   ns[reference].length === 0 ? [] : ns[subject].map((value, i) => value / (ns[reference][i] as number));
 const result: McpRoundTripResult = {
