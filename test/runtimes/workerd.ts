@@ -57,6 +57,19 @@ export async function startWorker(options: {
     });
   await bundle(entry, 'worker.js');
   if (options.streamingTail !== undefined) await bundle(options.streamingTail, 'tail.js');
+  // the tail worker, when there is one: a service of its own, named in the worker's streamingTails
+  const tail =
+    options.streamingTail === undefined
+      ? { service: '', worker: '', streams: '' }
+      : {
+          service: '\n    (name = "tail", worker = .tail),',
+          worker: `const tail :Workerd.Worker = (
+  modules = [(name = "tail.js", esModule = embed "tail.js")],
+  compatibilityDate = "${COMPATIBILITY_DATE}",
+);
+`,
+          streams: '\n  streamingTails = ["tail"],',
+        };
   const bindings = Object.entries(options.bindings)
     .map(([name, text]) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(text)})`)
     .join(', ');
@@ -66,7 +79,7 @@ export async function startWorker(options: {
 const config :Workerd.Config = (
   services = [
     (name = "main", worker = .worker),
-    (name = "loopback", network = (allow = ["local"])),${options.streamingTail === undefined ? '' : '\n    (name = "tail", worker = .tail),'}
+    (name = "loopback", network = (allow = ["local"])),${tail.service}
   ],
   sockets = [(name = "http", address = "127.0.0.1:0", http = (), service = "main")],
 );
@@ -75,17 +88,9 @@ const worker :Workerd.Worker = (
   compatibilityDate = "${COMPATIBILITY_DATE}",
   compatibilityFlags = [${options.nodejsCompat ? '"nodejs_compat"' : '"no_nodejs_compat"'}],
   bindings = [${bindings}],
-  globalOutbound = "loopback",${options.streamingTail === undefined ? '' : '\n  streamingTails = ["tail"],'}
+  globalOutbound = "loopback",${tail.streams}
 );
-${
-  options.streamingTail === undefined
-    ? ''
-    : `const tail :Workerd.Worker = (
-  modules = [(name = "tail.js", esModule = embed "tail.js")],
-  compatibilityDate = "${COMPATIBILITY_DATE}",
-);
-`
-}`,
+${tail.worker}`,
   );
   const child = spawn(WORKERD, ['serve', join(dir, 'config.capnp'), '--control-fd=3'], {
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
