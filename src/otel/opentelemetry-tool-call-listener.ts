@@ -32,7 +32,7 @@ import {
   outerToolCall,
 } from './outer-tool-call.js';
 import { exceptionOf, inputRejectedMessage, quotesArguments } from './rejected-input.js';
-import { recordRemoteCallDuration } from './remote-call-metrics.js';
+import { type McpSide, mcpOperationAttributes, mcpSideOf, recordMcpOperationSample } from './remote-call-metrics.js';
 import { RepeatedCalls } from './repeated-calls.js';
 import { defaultFormatError, resolveOptions } from './resolve-options.js';
 import { resultSize } from './result-size.js';
@@ -94,6 +94,12 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
   private readonly ownCallSteps: boolean;
   /** Every failure rethrown as it is (the default policy, this class's own onError): with no state, nothing to do. */
   private readonly rethrowsEveryFailure: boolean;
+  /** The last frozen `ToolCallInfo.attributes` and their bounded copy: a session's calls hand the same object. */
+  private lastExtra: { readonly given: object; readonly bounded: Attributes } | undefined;
+  /** The last successful remote call's protocol sample attributes, by what they are made of. */
+  private lastRemoteSample:
+    | { readonly extra: Attributes; readonly toolName: string; readonly side: McpSide; readonly attributes: Attributes }
+    | undefined;
 
   constructor(options?: OpenTelemetryToolCallListenerOptions) {
     this.options = resolveOptions(options);
@@ -160,13 +166,13 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     try {
       const { options } = this;
       // what an adapter (or the app's toolContext) adds: bounded once, for the span and its joins
-      const extra = call.attributes === undefined ? undefined : boundedAttributes(call.attributes);
+      const extra = this.boundedExtra(call.attributes);
       const explicitType = attributeText(extra?.[ATTR_GEN_AI_TOOL_TYPE]);
       const toolType = explicitType ?? GEN_AI_TOOL_TYPE_VALUE_FUNCTION;
       const startTime = clock.now();
       const parent = context.active();
       // the state is the call's identity too (what tells it from a call it is nested in)
-      const state = callState(name, call, toolInput, toolType, startTime, parent);
+      const state = callState(name, call, toolInput, toolType, startTime, parent, extra);
       const outer = options.keepNestedSpans ? undefined : outerToolCall(parent, state);
       if (outer !== undefined) {
         const joined = this.joins.join(outer, state, call, extra, explicitType !== undefined);
@@ -200,6 +206,23 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       logger.error(`could not start the telemetry of '${name}'`, error);
       return undefined;
     }
+  }
+
+  /**
+   * `ToolCallInfo.attributes`, bounded (bounded-text.ts). A frozen object of data properties cannot
+   * change: the copy made of it is kept, frozen too, and given again for the same object (an MCP
+   * session's attributes, made once per session). Its identity then stands for its content
+   * (`remoteSampleAttributes`).
+   */
+  private boundedExtra(given: unknown): Attributes | undefined {
+    if (given === undefined) return undefined;
+    const last = this.lastExtra;
+    if (last !== undefined && last.given === given) return last.bounded;
+    const bounded = boundedAttributes(given);
+    if (bounded !== undefined && isFrozenData(given)) {
+      this.lastExtra = { given, bounded: Object.freeze(bounded) };
+    }
+    return bounded;
   }
 
   /**
@@ -408,15 +431,36 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     try {
       const meter = this.metrics.meter();
       if (meter === undefined) return;
-      // not a spread: a spread copy that gains a key (error.type) is dear on Node 20 (spanAttributes)
-      const endAttributes = Object.assign({}, state.remoteAttributes, state.failureAttributes);
-      if (state.errorType !== undefined) endAttributes[ATTR_ERROR_TYPE] = state.errorType;
-      // a tool the app does not have: one series, as in gen_ai.execute_tool.duration
-      endAttributes[ATTR_GEN_AI_TOOL_NAME] = state.metricToolName;
-      recordRemoteCallDuration(meter, call, (endTime - state.startTime) / 1000, endAttributes);
+      const side = mcpSideOf(call);
+      if (side === undefined) return;
+      const seconds = (endTime - state.startTime) / 1000;
+      recordMcpOperationSample(meter, side, seconds, this.remoteSampleAttributes(state, side));
     } catch (error) {
       logger.error(`could not record the protocol metric of '${state.toolName}'`, error);
     }
+  }
+
+  /**
+   * The protocol sample's attributes: the span's at its end, allow-listed. A success's are made of
+   * the adapter's attributes, the tool's name and the side alone (the rest of the span's is per call,
+   * and not on the list): the same as the call before's when those are (its `extra` the same frozen
+   * copy, `boundedExtra`), and kept for the next.
+   */
+  private remoteSampleAttributes(state: ToolCallSpanState, side: McpSide): Attributes {
+    const { extra, metricToolName: toolName } = state;
+    const reusable = state.errorType === undefined && extra !== undefined && Object.isFrozen(extra);
+    const last = this.lastRemoteSample;
+    if (reusable && last !== undefined && last.extra === extra && last.toolName === toolName && last.side === side) {
+      return last.attributes;
+    }
+    // not a spread: a spread copy that gains a key (error.type) is dear on Node 20 (spanAttributes)
+    const endAttributes = Object.assign({}, state.remoteAttributes, state.failureAttributes);
+    if (state.errorType !== undefined) endAttributes[ATTR_ERROR_TYPE] = state.errorType;
+    // a tool the app does not have: one series, as in gen_ai.execute_tool.duration
+    endAttributes[ATTR_GEN_AI_TOOL_NAME] = toolName;
+    const attributes = mcpOperationAttributes(side, endAttributes);
+    if (reusable) this.lastRemoteSample = { extra, toolName, side, attributes: Object.freeze(attributes) };
+    return attributes;
   }
 
   /**
@@ -535,6 +579,20 @@ function nameOf(toolName: unknown): string {
 function hasValidContext(span: Span): boolean {
   const { traceId, spanId } = span.spanContext();
   return traceId !== INVALID_TRACEID && spanId !== INVALID_SPANID;
+}
+
+/** A frozen object whose properties hold values (no getter): what it gives cannot change. */
+function isFrozenData(value: unknown): value is object {
+  if (value === null || typeof value !== 'object') return false;
+  try {
+    if (!Object.isFrozen(value)) return false;
+    const descriptors = Object.getOwnPropertyDescriptors(value);
+    for (const key in descriptors) if (!('value' in (descriptors[key] as PropertyDescriptor))) return false;
+    return true;
+  } catch {
+    // a Proxy whose traps throw
+    return false;
+  }
 }
 
 function attributeText(value: unknown): string | undefined {

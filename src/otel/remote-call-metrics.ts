@@ -103,26 +103,17 @@ function histogramsOf(meter: Meter): RemoteHistograms {
   return histograms;
 }
 
-/**
- * Records the protocol's duration sample of a remote call: `spanAttributes` are the span's
- * attributes at its end (the failure's included). Nothing for an in-process call.
- */
-export function recordRemoteCallDuration(
-  meter: Meter,
-  call: ToolCallInfo,
-  seconds: number,
-  spanAttributes: Attributes,
-): void {
-  let side: unknown;
+/** The side of a call whose protocol has a duration metric of its own (MCP), read once; else none. */
+export function mcpSideOf(call: ToolCallInfo): McpSide | undefined {
   try {
-    // read once: a remote with throwing getters records no protocol metric
-    if (call.remote?.protocol !== 'mcp') return;
-    side = call.remote.side;
+    // a remote with throwing getters records no protocol metric
+    const remote = call.remote;
+    if (remote?.protocol !== 'mcp') return undefined;
+    const side = remote.side;
+    return side === 'client' || side === 'server' ? side : undefined;
   } catch {
-    return;
+    return undefined;
   }
-  if (side !== 'client' && side !== 'server') return;
-  recordMcpOperationDuration(meter, side, seconds, spanAttributes);
 }
 
 /** An MCP operation's `mcp.{side}.operation.duration` sample, its attributes picked from the span's. */
@@ -132,10 +123,17 @@ export function recordMcpOperationDuration(
   seconds: number,
   spanAttributes: Attributes,
 ): void {
-  histogramsOf(meter)[side].record(
-    seconds,
-    picked(spanAttributes, side === 'client' ? MCP_CLIENT_SET : MCP_COMMON_SET),
-  );
+  recordMcpOperationSample(meter, side, seconds, mcpOperationAttributes(side, spanAttributes));
+}
+
+/** The attributes of an MCP operation's duration sample: the allow-listed ones of its span's. */
+export function mcpOperationAttributes(side: McpSide, spanAttributes: Attributes): Attributes {
+  return picked(spanAttributes, side === 'client' ? MCP_CLIENT_SET : MCP_COMMON_SET);
+}
+
+/** An `mcp.{side}.operation.duration` sample with its attributes as they are (`mcpOperationAttributes`). */
+export function recordMcpOperationSample(meter: Meter, side: McpSide, seconds: number, attributes: Attributes): void {
+  histogramsOf(meter)[side].record(seconds, attributes);
 }
 
 /** An MCP session's `mcp.{side}.session.duration` sample, its attributes picked from the session's. */

@@ -30,6 +30,8 @@ export interface ToolCallSpanState extends OpenToolCall {
   result?: unknown;
   /** The span of an outer call that already stands for this one: no span of its own (outer-tool-call.ts). */
   joined: OuterToolCall | undefined;
+  /** `ToolCallInfo.attributes`, bounded: frozen when the same object comes call after call (the listener's `boundedExtra`). */
+  readonly extra: Attributes | undefined;
   /** A remote call's span attributes at its start: the protocol's duration metric picks from them. */
   remoteAttributes: Attributes | undefined;
   /** `gen_ai.tool.name` in the metrics: the tool name, or `_unknown` for a tool the app does not have. */
@@ -53,6 +55,7 @@ export function callState(
   toolType: string,
   startTime: number,
   parent: Context,
+  extra: Attributes | undefined,
 ): ToolCallSpanState {
   return {
     toolName,
@@ -74,6 +77,7 @@ export function callState(
     errorType: undefined,
     outcome: undefined,
     completed: false,
+    extra,
     remoteAttributes: undefined,
     failureAttributes: undefined,
     failureMessage: undefined,

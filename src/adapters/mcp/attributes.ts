@@ -42,6 +42,40 @@ export function mcpAttributes(facts: McpSessionFacts = {}): Readonly<Record<stri
   return attributes;
 }
 
+/**
+ * `mcpAttributes` of a session's calls, made once while the facts stay the same (a session gives the
+ * same facts call after call): one frozen object, which the listener recognizes and reads once
+ * (docs/decisions.md, "A session's attributes made once"). Other facts (another session, the
+ * version negotiated later, the peer of another HTTP request) make a new one. One per observed
+ * client or tool.
+ */
+export class SessionAttributes {
+  private facts: McpSessionFacts | undefined;
+  private attributes: Readonly<Record<string, string | number>> = {};
+
+  of(
+    sessionId: unknown,
+    protocolVersion: unknown,
+    transport: unknown,
+    overHttp?: boolean,
+    peer?: HttpPeer,
+  ): Readonly<Record<string, string | number>> {
+    const last = this.facts;
+    if (
+      last === undefined ||
+      last.sessionId !== sessionId ||
+      last.protocolVersion !== protocolVersion ||
+      last.transport !== transport ||
+      last.overHttp !== overHttp ||
+      last.peer !== peer
+    ) {
+      this.facts = { sessionId, protocolVersion, transport, overHttp, peer };
+      this.attributes = Object.freeze(mcpAttributes(this.facts));
+    }
+    return this.attributes;
+  }
+}
+
 /** The session's attributes (session id, protocol version, network, peer), added to `attributes`. */
 export function addSessionAttributes(attributes: Record<string, string | number>, facts: McpSessionFacts): void {
   const { sessionId, protocolVersion } = facts;

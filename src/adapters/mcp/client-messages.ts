@@ -24,12 +24,32 @@ import { nextRequestId, replaceMethod } from './protocol-seam.js';
  * CLIENT span (operation-span.ts), the one injected into its `_meta`, with its request id the same way.
  */
 
-/** The spans of `tools/call` calls this package's client wrapper started: the id goes on them only. */
+/**
+ * The span of the observed `callTool` running now: the SDK sends the request inside it, synchronously
+ * (1.x), and the id goes on it with no mark kept. Cleared once its id is recorded.
+ */
+let sendingSpan: Span | undefined;
+/**
+ * The spans of observed `callTool` calls whose request was not sent while `callTool` ran (an SDK
+ * that awaits something first): marked, the id goes on them when the request is sent. Only this
+ * package's spans: never the app's span around a `request()` of its own.
+ */
 const toolsCallSpans = new WeakSet<Span>();
 
-/** Marks `span` (the active span inside an observed `callTool`) as the span its request id belongs to. */
-export function awaitRequestId(span: Span | undefined): void {
-  if (span !== undefined) toolsCallSpans.add(span);
+/**
+ * Runs `send` (the SDK's `callTool`) with `span` (the call's span, the active one) as the span the
+ * request id belongs to; marked for later only when `send` did not send the request itself.
+ */
+export function sendingToolCall<R>(span: Span | undefined, send: () => R): R {
+  if (span === undefined) return send();
+  const outer = sendingSpan;
+  sendingSpan = span;
+  try {
+    return send();
+  } finally {
+    if (sendingSpan === span) toolsCallSpans.add(span);
+    sendingSpan = outer;
+  }
 }
 
 export type Send = (this: unknown, message: unknown, ...rest: unknown[]) => unknown;
@@ -121,7 +141,9 @@ function clientOperation(operations: ClientOperations, method: string, message: 
 
 function recordRequestId(before: unknown, after: unknown): void {
   const span = trace.getActiveSpan();
-  if (span === undefined || !toolsCallSpans.has(span)) return;
+  if (span === undefined) return;
+  if (span === sendingSpan) sendingSpan = undefined;
+  else if (!toolsCallSpans.has(span)) return;
   setRequestId(span, before, after);
 }
 

@@ -2,8 +2,8 @@ import { trace } from '@opentelemetry/api';
 import { observeCall } from '../../internal/observe-call.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
-import { mcpAttributes } from './attributes.js';
-import { awaitRequestId } from './client-messages.js';
+import { SessionAttributes } from './attributes.js';
+import { sendingToolCall } from './client-messages.js';
 import { protocolVersionOf, toolCallOf } from './client-seam.js';
 import { withTraceContext } from './propagation.js';
 import { replaceMethod } from './protocol-seam.js';
@@ -26,6 +26,7 @@ export function observeClientToolCalls(client: object, listener: ToolCallListene
 }
 
 function observedCallTool(callTool: CallTool, listener: ToolCallListener<unknown>): CallTool {
+  const session = new SessionAttributes();
   return function observedCallTool(this: unknown, ...args: unknown[]) {
     const request = toolCallOf(args);
     if (request === undefined) return callTool.apply(this, args); // the SDK reports its own usage errors
@@ -40,11 +41,7 @@ function observedCallTool(callTool: CallTool, listener: ToolCallListener<unknown
         toolContext: {
           signal,
           framework: FRAMEWORK_MCP,
-          attributes: mcpAttributes({
-            sessionId: client.transport?.sessionId,
-            protocolVersion: protocolVersionOf(client),
-            transport: client.transport,
-          }),
+          attributes: session.of(client.transport?.sessionId, protocolVersionOf(client), client.transport),
           remote: clientCall(),
         },
         // inside the call's span context (the listener's runInContext): that is what is injected, here
@@ -52,8 +49,11 @@ function observedCallTool(callTool: CallTool, listener: ToolCallListener<unknown
         // the original client still sends it
         run: () => {
           const span = trace.getActiveSpan();
-          if (span !== callerSpan) awaitRequestId(span); // the listener's own span: its request id is known later
-          return callTool.apply(this, [withTraceContext(args[0] as object), ...args.slice(1)]);
+          const params = withTraceContext(args[0] as object);
+          // the listener's own span (not the caller's): its request id is learnt as the request is sent
+          return sendingToolCall(span === callerSpan ? undefined : span, () =>
+            callTool.apply(this, [params, ...args.slice(1)]),
+          );
         },
         failureOf: (result) => mcpToolFailure(toolName, result),
         report: reportedResult,

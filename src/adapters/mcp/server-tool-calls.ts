@@ -3,7 +3,7 @@ import { context } from '@opentelemetry/api';
 import { observeCall } from '../../internal/observe-call.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
-import { mcpAttributes } from './attributes.js';
+import { SessionAttributes } from './attributes.js';
 import { claudeToolUseCorrelation, claudeToolUseId } from './claude-tool-use-id.js';
 import { httpPeerOf } from './http-peer.js';
 import { extractTraceContext } from './propagation.js';
@@ -56,6 +56,7 @@ export function observeServerTool(
     name = renamed;
   });
   let requestOf: ToolRequestReader;
+  const session = new SessionAttributes();
 
   /** The call of `params` (what McpServer hands the function), observed with `run` as the tool. */
   const observeWith = (params: unknown[], run: () => unknown): unknown => {
@@ -75,13 +76,13 @@ export function observeServerTool(
             correlation: claudeToolUseCorrelation(toolUseId),
             signal: request.signal,
             framework: FRAMEWORK_MCP,
-            attributes: mcpAttributes({
-              sessionId: request.sessionId,
-              protocolVersion: request.protocolVersion ?? negotiatedVersion(lowLevel),
-              transport: transportOf(lowLevel),
-              overHttp: request.overHttp,
+            attributes: session.of(
+              request.sessionId,
+              request.protocolVersion ?? negotiatedVersion(lowLevel),
+              transportOf(lowLevel),
+              request.overHttp,
               peer,
-            }),
+            ),
             remote: serverCall(request.requestId, links),
           },
           run,

@@ -122,6 +122,29 @@ describe.each(SDK_LINES)('MCP with the OpenTelemetry listener, SDK $name', (sdk)
     expect(span.attributes[ATTR_JSONRPC_REQUEST_ID]).toBe(result.sent[0]?.id);
   });
 
+  it("the JSON-RPC id of a tools/call sent after callTool returned (an SDK that awaits first) still goes on the call's span", async () => {
+    const client = sdk.newClient();
+    // a callTool that awaits before it sends: the request leaves after the observed callTool returned
+    const callTool = client.callTool;
+    client.callTool = async function (this: TestClient, ...args) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      return callTool.apply(this, args);
+    };
+    instrumentClient(client as never, telemetry.listener());
+    const { sent } = await connectLine(sdk, weatherServer(sdk), client);
+    await Promise.all([
+      client.callTool({ name: 'weather', arguments: { city: 'Oslo' } }),
+      client.callTool({ name: 'weather', arguments: { city: 'Lima' } }),
+    ]);
+
+    const ids = telemetry
+      .spans()
+      .filter((span) => span.name === 'tools/call weather')
+      .map((span) => span.attributes[ATTR_JSONRPC_REQUEST_ID]);
+    expect(ids.sort()).toEqual(sent.map(({ id }) => id).sort());
+    expect(new Set(ids).size).toBe(2);
+  });
+
   it('both sides instrumented: the server span is the child of the client span, one trace', async () => {
     const { client } = await connectLine(
       sdk,
