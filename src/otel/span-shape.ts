@@ -1,4 +1,4 @@
-import { type Attributes, isSpanContextValid, type Link, SpanKind } from '@opentelemetry/api';
+import { type Attributes, isSpanContextValid, type Link, type SpanContext, SpanKind } from '@opentelemetry/api';
 import { logger } from '../internal/logger.js';
 import type { RemoteCallError } from '../remote-call.js';
 import type { ToolCallInfo } from '../tool-call-listener.js';
@@ -86,16 +86,23 @@ function readRemote(call: ToolCallInfo): Remote | undefined {
     if ((side !== 'client' && side !== 'server') || typeof operation !== 'string' || operation.length === 0) {
       return undefined;
     }
-    const valid = Array.isArray(links) ? links.filter((link) => link && isSpanContextValid(link)) : [];
     return {
       side,
       operation,
       requestId: typeof requestId === 'string' && requestId.length > 0 ? boundedAttribute(requestId) : undefined,
-      links: valid.length > 0 ? valid.slice(0, MAX_LINKS).map((context) => ({ context })) : undefined,
+      links: Array.isArray(links) && links.length > 0 ? linksOf(links) : undefined,
     };
   } catch {
     return undefined;
   }
+}
+
+/** The valid span contexts of `contexts` as links, at most `MAX_LINKS`; none when none is valid. */
+function linksOf(contexts: readonly unknown[]): Link[] | undefined {
+  const valid = contexts.filter((link) => link && isSpanContextValid(link as SpanContext));
+  return valid.length > 0
+    ? valid.slice(0, MAX_LINKS).map((context) => ({ context: context as SpanContext }))
+    : undefined;
 }
 
 function describeRemoteError(error: unknown, call: ToolCallInfo): RemoteCallError | undefined {

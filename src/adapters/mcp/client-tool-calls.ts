@@ -1,6 +1,7 @@
 import { trace } from '@opentelemetry/api';
 import { observeCall } from '../../internal/observe-call.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
+import type { ToolDefinition, ToolMetadata } from '../../tool-callback.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
 import { SessionAttributes } from './attributes.js';
 import { sendingToolCall } from './client-messages.js';
@@ -20,6 +21,10 @@ import { mcpToolFailure, reportedResult } from './tool-error.js';
 
 type CallTool = (this: unknown, ...args: unknown[]) => unknown;
 
+/** A client knows a tool by its name only: its metadata is none, one frozen object for every call. */
+const NO_METADATA: ToolMetadata = Object.freeze({});
+const NO_TOOL: ToolDefinition = Object.freeze({ name: '' });
+
 /** Observes every `callTool` of `client` with `listener`. */
 export function observeClientToolCalls(client: object, listener: ToolCallListener<unknown>): void {
   replaceMethod(client, 'callTool', (callTool) => observedCallTool(callTool as CallTool, listener));
@@ -27,16 +32,19 @@ export function observeClientToolCalls(client: object, listener: ToolCallListene
 
 function observedCallTool(callTool: CallTool, listener: ToolCallListener<unknown>): CallTool {
   const session = new SessionAttributes();
+  // the last tool's definition: a client usually calls a tool again (no object per call)
+  let definition: ToolDefinition = NO_TOOL;
   return function observedCallTool(this: unknown, ...args: unknown[]) {
     const request = toolCallOf(args);
     if (request === undefined) return callTool.apply(this, args); // the SDK reports its own usage errors
     const { toolName, input, signal } = request;
     const client = this as { transport?: { sessionId?: unknown } };
     const callerSpan = trace.getActiveSpan();
+    if (definition.name !== toolName) definition = Object.freeze({ name: toolName });
     return observeCall(
       {
-        definition: { name: toolName },
-        metadata: {},
+        definition,
+        metadata: NO_METADATA,
         input,
         toolContext: {
           signal,
@@ -49,11 +57,10 @@ function observedCallTool(callTool: CallTool, listener: ToolCallListener<unknown
         // the original client still sends it
         run: () => {
           const span = trace.getActiveSpan();
-          const params = withTraceContext(args[0] as object);
+          const sent = args.slice();
+          sent[0] = withTraceContext(args[0] as object);
           // the listener's own span (not the caller's): its request id is learnt as the request is sent
-          return sendingToolCall(span === callerSpan ? undefined : span, () =>
-            callTool.apply(this, [params, ...args.slice(1)]),
-          );
+          return sendingToolCall(span === callerSpan ? undefined : span, () => callTool.apply(this, sent));
         },
         failureOf: (result) => mcpToolFailure(toolName, result),
         report: reportedResult,

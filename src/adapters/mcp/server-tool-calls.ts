@@ -2,6 +2,7 @@ import type { RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { context } from '@opentelemetry/api';
 import { observeCall } from '../../internal/observe-call.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
+import type { ToolDefinition } from '../../tool-callback.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
 import { SessionAttributes } from './attributes.js';
 import { claudeToolUseCorrelation, claudeToolUseId } from './claude-tool-use-id.js';
@@ -57,6 +58,7 @@ export function observeServerTool(
   });
   let requestOf: ToolRequestReader;
   const session = new SessionAttributes();
+  const describe = toolDescription();
 
   /** The call of `params` (what McpServer hands the function), observed with `run` as the tool. */
   const observeWith = (params: unknown[], run: () => unknown): unknown => {
@@ -64,11 +66,12 @@ export function observeServerTool(
     const peer = httpPeerOf(context.active());
     const { parent, links } = extractTraceContext(request.meta);
     const toolUseId = claudeToolUseId(request.meta);
+    const described = describe(tool, name);
     const call = () =>
       observeCall(
         {
-          definition: { name, description: tool.description, inputSchema: tool.inputSchema },
-          metadata: { title: tool.title, annotations: tool.annotations, _meta: tool._meta },
+          definition: described.definition,
+          metadata: described.metadata,
           input: request.input,
           toolContext: {
             // the JSON-RPC id is the request's, not the model's tool call id: it is remote.requestId
@@ -106,4 +109,35 @@ export function observeServerTool(
     };
   };
   requestOf = observeToolFunction(tool, observe);
+}
+
+interface Described {
+  readonly definition: Readonly<Required<ToolDefinition>>;
+  readonly metadata: Readonly<Record<'title' | 'annotations' | '_meta', unknown>>;
+}
+
+/**
+ * What the listener is told of a tool (its definition and metadata), made once and made again only
+ * when `update()` changed one of its fields: compared at each call, so that it is always the current one.
+ */
+function toolDescription(): (tool: RegisteredTool, name: string) => Described {
+  let last: Described | undefined;
+  return (tool, name) => {
+    const { description, inputSchema, title, annotations, _meta } = tool;
+    if (
+      last === undefined ||
+      last.definition.name !== name ||
+      last.definition.description !== description ||
+      last.definition.inputSchema !== inputSchema ||
+      last.metadata.title !== title ||
+      last.metadata.annotations !== annotations ||
+      last.metadata._meta !== _meta
+    ) {
+      last = {
+        definition: Object.freeze({ name, description, inputSchema }) as Described['definition'],
+        metadata: Object.freeze({ title, annotations, _meta }),
+      };
+    }
+    return last;
+  };
 }

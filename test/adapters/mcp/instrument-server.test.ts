@@ -178,6 +178,29 @@ describe('instrumentServer', () => {
     });
   });
 
+  it("a tool's definition and metadata as they are at each call: update() between two calls changes the second's", async () => {
+    const listener = recordingListener();
+    const server = instrumentServer(new McpServer({ name: 's', version: '1.0.0' }), listener);
+    const registered = server.registerTool('weather', { description: 'First', title: 'Weather' }, async () => ({
+      content: [{ type: 'text', text: 'sunny' }],
+    }));
+    const { client } = await connect(server);
+
+    await client.callTool({ name: 'weather', arguments: {} });
+    await client.callTool({ name: 'weather', arguments: {} });
+    registered.update({ description: 'Second', title: 'Forecast' });
+    await client.callTool({ name: 'weather', arguments: {} });
+
+    const told = listener.events
+      .filter((event) => event.kind === 'beforeCall')
+      .map((event) => [event.call.toolDefinition.description, event.call.toolMetadata.title]);
+    expect(told).toEqual([
+      ['First', 'Weather'],
+      ['First', 'Weather'],
+      ['Second', 'Forecast'],
+    ]);
+  });
+
   it('returns the same server, and instrumenting it twice reports each call once', async () => {
     const listener = recordingListener();
     const server = weatherServer();
