@@ -176,18 +176,24 @@ interface Extra1 {
 /** SDK 1.x: `handler(args, extra)`, or `handler(extra)` for a tool without input schema. */
 function requestOfHandler(params: readonly unknown[]): HandlerRequest {
   const hasArgs = params.length >= 2;
+  const input = hasArgs ? params[0] : undefined;
   const extra = objectOr<Extra1>(hasArgs ? params[1] : params[0]);
-  return safely(hasArgs ? params[0] : undefined, () => {
-    const headers = objectOr<Record<string, unknown>>(extra.requestInfo?.headers);
+  // one literal, no closure or spread: read at every call of every tool
+  try {
+    const requestInfo = extra.requestInfo;
+    const headers = objectOr<Record<string, unknown>>(requestInfo?.headers);
     return {
+      input,
       requestId: extra.requestId,
       signal: extra.signal instanceof AbortSignal ? extra.signal : undefined,
       sessionId: extra.sessionId,
       meta: extra._meta,
       protocolVersion: headers[PROTOCOL_VERSION_HEADER],
-      overHttp: extra.requestInfo !== undefined,
+      overHttp: requestInfo !== undefined,
     };
-  });
+  } catch {
+    return noFacts(input);
+  }
 }
 
 interface Context2 {
@@ -198,12 +204,14 @@ interface Context2 {
 
 /** SDK 2.x: `executor(args, ctx)`; `args` is undefined for a tool without input schema. */
 function requestOfExecutor(params: readonly unknown[]): HandlerRequest {
+  const input = params[0];
   const ctx = objectOr<Context2>(params[1]);
-  return safely(params[0], () => {
+  try {
     const request = objectOr<NonNullable<Context2['mcpReq']>>(ctx.mcpReq);
     const http = ctx.http;
     const headerVersion = http?.req?.headers?.get?.(PROTOCOL_VERSION_HEADER);
     return {
+      input,
       requestId: request.id,
       signal: request.signal instanceof AbortSignal ? request.signal : undefined,
       sessionId: ctx.sessionId,
@@ -211,7 +219,9 @@ function requestOfExecutor(params: readonly unknown[]): HandlerRequest {
       protocolVersion: objectOr<Record<string, unknown>>(request.envelope)[PROTOCOL_VERSION_META_KEY] ?? headerVersion,
       overHttp: http !== undefined && http !== null,
     };
-  });
+  } catch {
+    return noFacts(input);
+  }
 }
 
 /**
@@ -228,20 +238,16 @@ function objectOr<T>(value: unknown): Partial<T> {
 }
 
 /** A request object whose getters throw (a Proxy, a hostile caller) yields no facts, not a crash. */
-function safely(input: unknown, read: () => Omit<HandlerRequest, 'input'>): HandlerRequest {
-  try {
-    return { input, ...read() };
-  } catch {
-    return {
-      input,
-      requestId: undefined,
-      signal: undefined,
-      sessionId: undefined,
-      meta: undefined,
-      protocolVersion: undefined,
-      overHttp: false,
-    };
-  }
+function noFacts(input: unknown): HandlerRequest {
+  return {
+    input,
+    requestId: undefined,
+    signal: undefined,
+    sessionId: undefined,
+    meta: undefined,
+    protocolVersion: undefined,
+    overHttp: false,
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { context } from '@opentelemetry/api';
-import { observeCall } from '../../internal/observe-call.js';
+import { type ObservedCall, observeCall } from '../../internal/observe-call.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import type { ToolDefinition } from '../../tool-callback.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
@@ -59,6 +59,8 @@ export function observeServerTool(
   let requestOf: ToolRequestReader;
   const session = new SessionAttributes();
   const describe = toolDescription();
+  // the tool's current name (a rename follows), in a function made once
+  const failureOf = (result: unknown) => mcpToolFailure(name, result);
 
   /** The call of `params` (what McpServer hands the function), observed with `run` as the tool. */
   const observeWith = (params: unknown[], run: () => unknown): unknown => {
@@ -67,35 +69,31 @@ export function observeServerTool(
     const { parent, links } = extractTraceContext(request.meta);
     const toolUseId = claudeToolUseId(request.meta);
     const described = describe(tool, name);
-    const call = () =>
-      observeCall(
-        {
-          definition: described.definition,
-          metadata: described.metadata,
-          input: request.input,
-          toolContext: {
-            // the JSON-RPC id is the request's, not the model's tool call id: it is remote.requestId
-            toolCallId: toolUseId,
-            correlation: claudeToolUseCorrelation(toolUseId),
-            signal: request.signal,
-            framework: FRAMEWORK_MCP,
-            attributes: session.of(
-              request.sessionId,
-              request.protocolVersion ?? negotiatedVersion(lowLevel),
-              transportOf(lowLevel),
-              request.overHttp,
-              peer,
-            ),
-            remote: serverCall(request.requestId, links),
-          },
-          run,
-          failureOf: (result) => mcpToolFailure(name, result),
-          report: reportedResult,
-        },
-        listener,
-      );
+    const call: ObservedCall<unknown, unknown> = {
+      definition: described.definition,
+      metadata: described.metadata,
+      input: request.input,
+      toolContext: {
+        // the JSON-RPC id is the request's, not the model's tool call id: it is remote.requestId
+        toolCallId: toolUseId,
+        correlation: claudeToolUseCorrelation(toolUseId),
+        signal: request.signal,
+        framework: FRAMEWORK_MCP,
+        attributes: session.of(
+          request.sessionId,
+          request.protocolVersion ?? negotiatedVersion(lowLevel),
+          transportOf(lowLevel),
+          request.overHttp,
+          peer,
+        ),
+        remote: serverCall(request.requestId, links),
+      },
+      run,
+      failureOf,
+      report: reportedResult,
+    };
     // the listener's span starts in `parent`: the client's span when the request carried it
-    return context.with(parent, call);
+    return context.with(parent, observeCall, undefined, call, listener);
   };
 
   const observe = (fn: unknown): unknown => {

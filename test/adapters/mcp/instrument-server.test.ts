@@ -193,7 +193,7 @@ describe('instrumentServer', () => {
 
     const told = listener.events
       .filter((event) => event.kind === 'beforeCall')
-      .map((event) => [event.call.toolDefinition.description, event.call.toolMetadata.title]);
+      .map((event) => [event.call.toolDefinition.description, event.call.toolMetadata?.title]);
     expect(told).toEqual([
       ['First', 'Weather'],
       ['First', 'Weather'],
