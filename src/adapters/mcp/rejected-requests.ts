@@ -9,7 +9,7 @@ import { httpPeerOf } from './http-peer.js';
 import { extractTraceContext } from './propagation.js';
 import { onRequestHandlers } from './protocol-seam.js';
 import { rejectedServerCall } from './remote-call.js';
-import { requestFactsOf, requestOfHandlerExtra, sessionIdOf } from './server-seam.js';
+import { isMarkedRequest, markRequest, requestFactsOf, requestOfHandlerExtra, sessionIdOf } from './server-seam.js';
 import { settleTaskCall } from './task-tools.js';
 import { mcpToolFailure, reportedResult } from './tool-error.js';
 import { methodNotFound } from './unhandled-requests.js';
@@ -26,36 +26,13 @@ import { methodNotFound } from './unhandled-requests.js';
  * `gen_ai.execute_tool.duration` (`tool_call.error.source` `model`).
  *
  * Which request a tool ran for is told by the object McpServer hands both the request handler and the
- * tool (1.x `extra`, 2.x `ctx`, made for the request): the tool's hook marks it with a property of
- * this module's, or, on an object that does not take one (frozen, a Proxy), with a WeakSet entry
- * (docs/decisions.md, "The open call kept on its span, not in a WeakMap").
+ * tool (1.x `extra`, 2.x `ctx`, made for the request): the tool's hook marks it (server-seam.ts).
  */
-
-const TOOL_RAN = Symbol('otel-tool-calls.mcp.toolRan');
-const ranFor = new WeakSet<object>();
 
 /** Called by the tool's hook with the tool's arguments: the request object is the last one. */
 export function markToolRan(params: readonly unknown[]): void {
   const request = params[params.length - 1];
-  if (request === null || typeof request !== 'object') return;
-  try {
-    // not enumerable: the tool's own code that copies or lists the object never sees it
-    Object.defineProperty(request, TOOL_RAN, { value: true });
-    if ((request as { [TOOL_RAN]?: boolean })[TOOL_RAN] === true) return;
-  } catch {
-    // frozen, or a Proxy that refuses it
-  }
-  ranFor.add(request);
-}
-
-/** Whether the tool's hook marked `request` (`markToolRan`). */
-export function toolRanFor(request: object): boolean {
-  try {
-    if ((request as { [TOOL_RAN]?: boolean })[TOOL_RAN] === true) return true;
-  } catch {
-    // a Proxy whose get throws: marked in the WeakSet, if at all
-  }
-  return ranFor.has(request);
+  if (request !== null && typeof request === 'object') markRequest(request);
 }
 
 type RequestHandler = (this: unknown, request: unknown, extra: unknown) => unknown;
@@ -82,10 +59,10 @@ function watchedToolsCall(watch: RejectionWatch, handler: RequestHandler): Reque
     return answer.then(
       (result) =>
         settleTaskCall(extra, result, false) ??
-        (toolRanFor(extra) ? result : settleRejected(watch, request, extra, result, false)),
+        (isMarkedRequest(extra) ? result : settleRejected(watch, request, extra, result, false)),
       (error) =>
         settleTaskCall(extra, error, true) ??
-        (toolRanFor(extra) ? Promise.reject(error) : settleRejected(watch, request, extra, error, true)),
+        (isMarkedRequest(extra) ? Promise.reject(error) : settleRejected(watch, request, extra, error, true)),
     );
   };
 }

@@ -251,6 +251,34 @@ function noFacts(input: unknown): HandlerRequest {
 }
 
 /**
+ * The mark of a request object (1.x `extra`, 2.x `ctx`, made by McpServer for one request) that a
+ * tool ran for: a property of this module's, not enumerable, so that the tool's own code never sees
+ * it; a WeakSet entry for an object that takes no property (frozen, a Proxy) (docs/decisions.md,
+ * "The open call kept on its span, not in a WeakMap").
+ */
+const TOOL_RAN = Symbol('otel-tool-calls.mcp.toolRan');
+const markedRequests = new WeakSet<object>();
+
+export function markRequest(request: object): void {
+  try {
+    Object.defineProperty(request, TOOL_RAN, { value: true });
+    if ((request as { [TOOL_RAN]?: boolean })[TOOL_RAN] === true) return;
+  } catch {
+    // frozen, or a Proxy that refuses it
+  }
+  markedRequests.add(request);
+}
+
+export function isMarkedRequest(request: object): boolean {
+  try {
+    if ((request as { [TOOL_RAN]?: boolean })[TOOL_RAN] === true) return true;
+  } catch {
+    // a Proxy whose get throws: marked in the WeakSet, if at all
+  }
+  return markedRequests.has(request);
+}
+
+/**
  * What a JSON-RPC request (or notification) says of itself when no handler's `extra`/`ctx` is there
  * to read (a request the SDK answers itself): its id and its `params._meta`.
  */

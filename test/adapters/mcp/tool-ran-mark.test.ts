@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { markToolRan, toolRanFor } from '../../../src/adapters/mcp/rejected-requests.js';
+import { markToolRan } from '../../../src/adapters/mcp/rejected-requests.js';
+import { isMarkedRequest as toolRanFor } from '../../../src/adapters/mcp/server-seam.js';
 
 /*
- * The mark that tells the refused-call watcher a tool ran for a request (rejected-requests.ts): a
+ * The mark that tells the refused-call watcher a tool ran for a request (server-seam.ts): a
  * property of the package's on the request object McpServer hands the tool, invisible to the tool's
  * own code; a WeakSet entry for an object that takes no property.
  */
