@@ -5,7 +5,8 @@ import { replaceMethod } from './protocol-seam.js';
 /*
  * Where this package reaches into an `McpServer` (SDK 1.x, or `@modelcontextprotocol/server` 2.x),
  * and every difference between the two lines on the server side: what a tool is handed, which field
- * of a `RegisteredTool` McpServer calls, where the negotiated version is kept. The modules that
+ * of a `RegisteredTool` McpServer calls, where the negotiated version is kept, and the mark left on
+ * the request object a tool ran for. The modules that
  * observe a server subscribe here (and to protocol-seam.ts for its low-level Server's handlers); none
  * reads the SDK's fields itself.
  */
@@ -259,6 +260,7 @@ function noFacts(input: unknown): HandlerRequest {
 const TOOL_RAN = Symbol('otel-tool-calls.mcp.toolRan');
 const markedRequests = new WeakSet<object>();
 
+/** Marks `request` as one a tool ran for. */
 export function markRequest(request: object): void {
   try {
     Object.defineProperty(request, TOOL_RAN, { value: true });
@@ -269,6 +271,7 @@ export function markRequest(request: object): void {
   markedRequests.add(request);
 }
 
+/** Whether a tool ran for `request` (`markRequest`). */
 export function isMarkedRequest(request: object): boolean {
   try {
     if ((request as { [TOOL_RAN]?: boolean })[TOOL_RAN] === true) return true;
