@@ -133,25 +133,39 @@ export async function startJaeger(
     prometheusUrl?: string;
   } = {},
 ): Promise<RunningJaeger> {
-  const ports = given ?? (await freeJaegerPorts());
   const config = configFile ?? (badgerDir ? jaegerBadgerConfigFile : jaegerConfigFile);
+  const start = (ports: JaegerPorts) =>
+    startServerProcess('Jaeger', binary, [`--config=${config}`], {
+      env: {
+        JAEGER_LISTEN_HOST: '127.0.0.1',
+        ...(badgerDir ? { JAEGER_BADGER_DIR: badgerDir } : {}),
+        JAEGER_PROMETHEUS_URL: prometheusUrl,
+        // Jaeger traces itself to localhost:4317 by default: not in the tests
+        OTEL_TRACES_EXPORTER: 'none',
+        ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
+        ...env,
+      },
+      // healthy (every component started) and the query API answering
+      ready: async () =>
+        (await answers(`http://127.0.0.1:${ports.JAEGER_HEALTH_PORT}/status`)) &&
+        (await answers(`http://127.0.0.1:${ports.JAEGER_QUERY_HTTP_PORT}/api/services`)),
+    });
+  let ports = given ?? (await freeJaegerPorts());
+  let server: ServerProcess;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      server = await start(ports);
+      break;
+    } catch (error) {
+      // ports chosen here and taken by another process before Jaeger bound them: chosen again, at most
+      // three times (ports given are where a restarted Jaeger must be, and are not changed)
+      const taken = /address already in use/.test((error as Error).message);
+      if (given !== undefined || !taken || attempt === 3) throw error;
+      ports = await freeJaegerPorts();
+    }
+  }
   const queryUrl = `http://127.0.0.1:${ports.JAEGER_QUERY_HTTP_PORT}`;
   const otlpHttpUrl = `http://127.0.0.1:${ports.JAEGER_OTLP_HTTP_PORT}`;
-  const server: ServerProcess = await startServerProcess('Jaeger', binary, [`--config=${config}`], {
-    env: {
-      JAEGER_LISTEN_HOST: '127.0.0.1',
-      ...(badgerDir ? { JAEGER_BADGER_DIR: badgerDir } : {}),
-      JAEGER_PROMETHEUS_URL: prometheusUrl,
-      // Jaeger traces itself to localhost:4317 by default: not in the tests
-      OTEL_TRACES_EXPORTER: 'none',
-      ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
-      ...env,
-    },
-    // healthy (every component started) and the query API answering
-    ready: async () =>
-      (await answers(`http://127.0.0.1:${ports.JAEGER_HEALTH_PORT}/status`)) &&
-      (await answers(`${queryUrl}/api/services`)),
-  });
 
   const get = async (path: string, params: Record<string, string>): Promise<unknown> => {
     const query = new URLSearchParams(params).toString();
