@@ -37,15 +37,21 @@ let sendingSpan: Span | undefined;
 const toolsCallSpans = new WeakSet<Span>();
 
 /**
- * Runs `send` (the SDK's `callTool`) with `span` (the call's span, the active one) as the span the
- * request id belongs to; marked for later only when `send` did not send the request itself.
+ * Calls `callTool` (the SDK's) on `client` with `args`, `span` (the call's span, the active one) as
+ * the span the request id belongs to; marked for later only when the call did not send the request
+ * itself. The call's parts as arguments, not a closure: this runs at every tool call.
  */
-export function sendingToolCall<R>(span: Span | undefined, send: () => R): R {
-  if (span === undefined) return send();
+export function sendingToolCall(
+  span: Span | undefined,
+  callTool: (this: unknown, ...args: unknown[]) => unknown,
+  client: unknown,
+  args: unknown[],
+): unknown {
+  if (span === undefined) return callTool.apply(client, args);
   const outer = sendingSpan;
   sendingSpan = span;
   try {
-    return send();
+    return callTool.apply(client, args);
   } finally {
     if (sendingSpan === span) toolsCallSpans.add(span);
     sendingSpan = outer;

@@ -60,7 +60,7 @@ function observedCallTool(callTool: CallTool, listener: ToolCallListener<unknown
           const sent = args.slice();
           sent[0] = withTraceContext(args[0] as object);
           // the listener's own span (not the caller's): its request id is learnt as the request is sent
-          return sendingToolCall(span === callerSpan ? undefined : span, () => callTool.apply(this, sent));
+          return sendingToolCall(span === callerSpan ? undefined : span, callTool, this, sent);
         },
         failureOf: (result) => mcpToolFailure(toolName, result),
         report: reportedResult,
