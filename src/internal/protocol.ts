@@ -38,6 +38,13 @@ export const FAILURE_OUTCOME_KEY = Symbol.for('otel-tool-calls.failure-outcome')
 export const IDLE_CALL_KEY = Symbol.for('otel-tool-calls.idle-call');
 
 /**
+ * Owner: the OpenTelemetry listener, when `recordDecisions` is false. Readers: the adapters that stand
+ * in for a framework's approval hook only to tell decisions (takes-decisions.ts), before they do.
+ * Value: `true`, non-enumerable, read-only, on the listener: its `onDecision` does nothing. Cleanup: never.
+ */
+export const IGNORES_DECISIONS_KEY = Symbol.for('otel-tool-calls.ignores-decisions');
+
+/**
  * Owner: the OpenTelemetry listener. Readers: the protocol adapters (MCP), for the operations that
  * are not tool calls. Value: its `OperationTelemetry`, non-enumerable, read-only. Cleanup: never.
  */

@@ -14,6 +14,7 @@ import {
 } from '@opentelemetry/api';
 import { IDLE_CALL, type IdleCall } from '../internal/idle-listener.js';
 import { logger } from '../internal/logger.js';
+import { IGNORES_DECISIONS_KEY as IGNORES_DECISIONS } from '../internal/protocol.js';
 import type { ToolCallDecision, ToolCallInfo, ToolCallListener } from '../tool-call-listener.js';
 import { VERSION } from '../version.js';
 import { boundedAttribute, boundedAttributes } from './bounded-text.js';
@@ -137,6 +138,8 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     // the protocol operations that are not tool calls (MCP's tools/list, ...) use the same tracer and meter
     const telemetry: OperationTelemetry = { tracer: this.tracer, meter: () => this.metrics.meter() };
     keepHidden(this, OPERATION_TELEMETRY, telemetry);
+    // told to the adapters, which then leave the frameworks' approval hooks as they are (takes-decisions.ts)
+    if (!this.options.recordDecisions) keepHidden(this, IGNORES_DECISIONS, true);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { takesDecisions } from '../../internal/takes-decisions.js';
 import { tellDecision } from '../../internal/tell-decision.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_AI_SDK } from '../frameworks.js';
@@ -20,7 +21,7 @@ type NeedsApproval = (input: unknown, options: { toolCallId?: unknown; messages?
  * A `needsApproval` that tells `require_approval` when the SDK asks about a new call and the answer
  * is yes; the same answer, at the same time (a Promise stays a Promise). `needsApproval: true`
  * becomes a function that answers true (the SDK treats the two alike). None when the tool has none,
- * or when the listener has no `onDecision`.
+ * or when the listener takes no decisions.
  */
 export function observedNeedsApproval(
   name: string,
@@ -29,8 +30,8 @@ export function observedNeedsApproval(
 ): NeedsApproval | undefined {
   const given: unknown = (tool as { needsApproval?: unknown }).needsApproval;
   if (given !== true && typeof given !== 'function') return undefined;
-  // a listener that takes no decisions keeps the tool's own needsApproval: nothing to tell
-  if (typeof listener.onDecision !== 'function') return undefined;
+  // a listener that takes no decisions (takes-decisions.ts) keeps the tool's own needsApproval: nothing to tell
+  if (!takesDecisions(listener)) return undefined;
   return function needsApproval(this: unknown, input, options) {
     const answer = given === true ? true : Reflect.apply(given as NeedsApproval, tool, [input, options]);
     if (answer instanceof Promise) {

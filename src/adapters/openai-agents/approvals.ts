@@ -1,3 +1,4 @@
+import { takesDecisions } from '../../internal/takes-decisions.js';
 import { tellDecision } from '../../internal/tell-decision.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_OPENAI_AGENTS } from '../frameworks.js';
@@ -14,7 +15,10 @@ import { FRAMEWORK_OPENAI_AGENTS } from '../frameworks.js';
  * they are), the answer then carrying the wait since the question. A run state restored in another
  * process (`RunState.fromString`) has a context this side never armed: its answers are not seen.
  * The SDK takes a `needsApproval` it did not make for a dynamic policy: it keeps a pending record of
- * each call until the call has run, and may ask again before an approved call runs (told once).
+ * each call until the call has run, may ask again before an approved call runs (told once), and stops
+ * for approval of a call whose arguments are not JSON without asking (nothing told); a `true` policy
+ * would answer that call's parse error at once. So the stand-in is made only for a listener that takes
+ * decisions (takes-decisions.ts).
  */
 
 type NeedsApproval = (runContext: unknown, input: unknown, callId: unknown) => unknown;
@@ -43,7 +47,7 @@ export function observedNeedsApproval(
   conversationIdNow: () => string | undefined,
 ): NeedsApproval | undefined {
   const given: unknown = (tool as { needsApproval?: unknown }).needsApproval;
-  if (typeof given !== 'function' || typeof listener.onDecision !== 'function') return undefined;
+  if (typeof given !== 'function' || !takesDecisions(listener)) return undefined;
   // as the runner calls it, on the original tool
   return async function needsApproval(runContext, input, callId) {
     const needed = await Reflect.apply(given as NeedsApproval, tool, [runContext, input, callId]);

@@ -94,7 +94,7 @@ export function observedTool<T extends AnyFunctionTool>(
   }
 
   const replaced = new Map<string, unknown>([['invoke', markObserved(invoke)]]);
-  // approvals as decisions (approvals.ts); a listener without onDecision keeps the tool's own
+  // approvals as decisions (approvals.ts); a listener that takes no decisions keeps the tool's own
   const needsApproval = observedNeedsApproval(toolName, tool, listener, () => conversationIdOf(agents));
   if (needsApproval !== undefined) replaced.set('needsApproval', needsApproval);
   return forwardingObject(tool, replaced);

@@ -4,7 +4,7 @@
  * its next request. Each path: `wrapTools` (sees the SDK ask), `observeToolCalls` (sees the answers too).
  */
 import { generateText, stepCountIs, tool } from 'ai';
-import type { ToolCallDecision } from 'otel-tool-calls';
+import { type ToolCallDecision, type ToolCallListener, ToolCallListeners } from 'otel-tool-calls';
 import { observeToolCalls, wrapTools } from 'otel-tool-calls/ai-sdk';
 import { ATTR_GEN_AI_TOOL_CALL_ID, METRIC_TOOL_CALL_APPROVAL_DURATION } from 'otel-tool-calls/semconv';
 import { describe, expect, it } from 'vitest';
@@ -64,5 +64,18 @@ describe('AI SDK approvals (needsApproval) as decisions', () => {
       observeToolCalls({ model: emailingModel(), tools, messages, stopWhen: stepCountIs(3) }, {}),
     );
     expect(sent).toEqual(['user1@example.com']);
+  });
+
+  it('a listener that takes no decisions (recordDecisions: false, a composite of such parts) keeps the tool own', () => {
+    const always = tool({ ...sendEmail, needsApproval: true });
+    const silent = telemetry.listener({ recordDecisions: false });
+    const silentParts: ToolCallListener<unknown>[] = [silent, ToolCallListeners.composite({}, silent)];
+    for (const listener of silentParts) {
+      expect(wrapTools({ send_email: always }, listener).send_email.needsApproval).toBe(true);
+      expect(wrapTools({ send_email: sendEmail }, listener).send_email.needsApproval).toBe(sendEmail.needsApproval);
+    }
+    // one part that records them: observed
+    const recording = ToolCallListeners.composite(silent, telemetry.listener());
+    expect(wrapTools({ send_email: always }, recording).send_email.needsApproval).toEqual(expect.any(Function));
   });
 });

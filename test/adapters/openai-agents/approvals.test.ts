@@ -63,6 +63,33 @@ class EmailingModel implements Model {
   }
 }
 
+/** Calls send_email once with arguments that are not JSON; once it has the call's output, says done. */
+class UnreadableArgumentsModel implements Model {
+  async getResponse(request: ModelRequest): Promise<ModelResponse> {
+    const answered = Array.isArray(request.input) && request.input.some((item) => item.type === 'function_call_result');
+    if (answered) {
+      const text = { type: 'output_text' as const, text: 'done' };
+      return {
+        usage: new Usage(),
+        output: [{ type: 'message', role: 'assistant', status: 'completed', content: [text] }],
+      };
+    }
+    const call = { type: 'function_call' as const, callId: 'call_1', name: 'send_email', arguments: '{"to": ' };
+    return { usage: new Usage(), output: [{ ...call, status: 'completed' as const }] };
+  }
+
+  // biome-ignore lint/correctness/useYield: run() in these tests is not streamed
+  async *getStreamedResponse(): AsyncIterable<never> {
+    throw new Error('UnreadableArgumentsModel does not stream');
+  }
+}
+
+/** A run whose model calls send_email with arguments that are not JSON: whether it stopped for approval, and its output. */
+async function unreadableCall(tools: Tool[]): Promise<{ interruptions: number; finalOutput: unknown }> {
+  const result = await run(new Agent({ name: 'mailer', model: new UnreadableArgumentsModel(), tools }), 'Email a');
+  return { interruptions: result.interruptions.length, finalOutput: result.finalOutput };
+}
+
 /** The decisions of `askRejectApprove`, in order. */
 const ASKED_REJECTED_APPROVED = [
   'send_email call_1 require_approval',
@@ -144,6 +171,27 @@ describe('OpenAI Agents approvals (needsApproval) as decisions', () => {
     expect(wrapped?.needsApproval).toBe(sendEmail.needsApproval);
     expect(await askRejectApprove([wrapped as Tool])).toBe('done');
     expect(sent).toEqual(['b@example.com']);
+  });
+
+  it('recordDecisions: false: the tool keeps its own needsApproval, and the runner its handling of it', async () => {
+    const { loggerProvider, decisions } = inMemoryLogs();
+    const [wrapped] = wrapTools([sendEmail], telemetry.listener({ loggerProvider, recordDecisions: false }));
+    expect(wrapped?.needsApproval).toBe(sendEmail.needsApproval);
+    // as without the adapter: a policy set as `true` answers unreadable arguments at once, no approval asked
+    expect(await unreadableCall([sendEmail])).toEqual({ interruptions: 0, finalOutput: 'done' });
+    expect(await unreadableCall([wrapped as Tool])).toEqual({ interruptions: 0, finalOutput: 'done' });
+    expect(await askRejectApprove([wrapped as Tool])).toBe('done');
+    expect(sent).toEqual(['b@example.com']);
+    expect(await decisions()).toEqual([]);
+  });
+
+  it('decisions recorded: the runner takes the policy as one the app wrote, and asks approval for unreadable arguments', async () => {
+    const { loggerProvider, decisions } = inMemoryLogs();
+    const [wrapped] = wrapTools([sendEmail], telemetry.listener({ loggerProvider }));
+    // docs/frameworks/openai-agents.md: the SDK's rule for a needsApproval function it did not make
+    expect(await unreadableCall([wrapped as Tool])).toEqual({ interruptions: 1, finalOutput: undefined });
+    // the runner asks without calling needsApproval: no question is seen
+    expect(await decisions()).toEqual([]);
   });
 
   it('a tool that needs no approval: no decision, the call runs', async () => {

@@ -1,0 +1,17 @@
+import type { ToolCallListener } from '../tool-call-listener.js';
+import { COMPOSED_LISTENERS_KEY, IGNORES_DECISIONS_KEY } from './protocol.js';
+
+/**
+ * Whether `listener` does something with a decision (`onDecision`): it has the method, and does not
+ * say that it ignores them (an OpenTelemetry listener with `recordDecisions: false`); a composite
+ * listener, when one of its parts does. An adapter stands in for a framework's approval hook only
+ * to tell decisions: for a listener that takes none, the hook stays the framework's own, untouched
+ * (a stand-in is not always the same to the framework: docs/frameworks/openai-agents.md).
+ */
+export function takesDecisions(listener: ToolCallListener<unknown>): boolean {
+  if (typeof listener.onDecision !== 'function') return false;
+  const fields = listener as { [COMPOSED_LISTENERS_KEY]?: unknown; [IGNORES_DECISIONS_KEY]?: unknown };
+  const parts = fields[COMPOSED_LISTENERS_KEY];
+  if (Array.isArray(parts)) return parts.some((part) => takesDecisions(part as ToolCallListener<unknown>));
+  return fields[IGNORES_DECISIONS_KEY] !== true;
+}
