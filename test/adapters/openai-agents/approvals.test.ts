@@ -36,8 +36,15 @@ const telemetry = useTestTelemetry();
 const HUMAN_WAIT_MS = 50;
 const GROUP = 'conversation-9';
 
-/** Calls send_email twice in one turn (call_1, call_2); once it has their outputs, says done. */
+/** send_email called with each of `argumentsByCallId` in one turn; once the model has their outputs, it says done. */
 class EmailingModel implements Model {
+  constructor(
+    private readonly argumentsByCallId: Record<string, string> = {
+      call_1: JSON.stringify({ to: 'a@example.com' }),
+      call_2: JSON.stringify({ to: 'b@example.com' }),
+    },
+  ) {}
+
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
     const answered = Array.isArray(request.input) && request.input.some((item) => item.type === 'function_call_result');
     if (answered) {
@@ -47,14 +54,14 @@ class EmailingModel implements Model {
         output: [{ type: 'message', role: 'assistant', status: 'completed', content: [text] }],
       };
     }
-    const call = (callId: string, to: string) => ({
+    const calls = Object.entries(this.argumentsByCallId).map(([callId, args]) => ({
       type: 'function_call' as const,
       callId,
       name: 'send_email',
-      arguments: JSON.stringify({ to }),
+      arguments: args,
       status: 'completed' as const,
-    });
-    return { usage: new Usage(), output: [call('call_1', 'a@example.com'), call('call_2', 'b@example.com')] };
+    }));
+    return { usage: new Usage(), output: calls };
   }
 
   // biome-ignore lint/correctness/useYield: run() in these tests is not streamed
@@ -63,30 +70,10 @@ class EmailingModel implements Model {
   }
 }
 
-/** Calls send_email once with arguments that are not JSON; once it has the call's output, says done. */
-class UnreadableArgumentsModel implements Model {
-  async getResponse(request: ModelRequest): Promise<ModelResponse> {
-    const answered = Array.isArray(request.input) && request.input.some((item) => item.type === 'function_call_result');
-    if (answered) {
-      const text = { type: 'output_text' as const, text: 'done' };
-      return {
-        usage: new Usage(),
-        output: [{ type: 'message', role: 'assistant', status: 'completed', content: [text] }],
-      };
-    }
-    const call = { type: 'function_call' as const, callId: 'call_1', name: 'send_email', arguments: '{"to": ' };
-    return { usage: new Usage(), output: [{ ...call, status: 'completed' as const }] };
-  }
-
-  // biome-ignore lint/correctness/useYield: run() in these tests is not streamed
-  async *getStreamedResponse(): AsyncIterable<never> {
-    throw new Error('UnreadableArgumentsModel does not stream');
-  }
-}
-
 /** A run whose model calls send_email with arguments that are not JSON: whether it stopped for approval, and its output. */
 async function unreadableCall(tools: Tool[]): Promise<{ interruptions: number; finalOutput: unknown }> {
-  const result = await run(new Agent({ name: 'mailer', model: new UnreadableArgumentsModel(), tools }), 'Email a');
+  const model = new EmailingModel({ call_1: '{"to": ' });
+  const result = await run(new Agent({ name: 'mailer', model, tools }), 'Email a');
   return { interruptions: result.interruptions.length, finalOutput: result.finalOutput };
 }
 
