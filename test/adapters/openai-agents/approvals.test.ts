@@ -228,4 +228,23 @@ describe('zero-code: OpenAI Agents approvals as decisions', () => {
       { loggerProvider },
     );
   });
+
+  it('recordDecisions: false in its config: the tools keep their own needsApproval, the runner its handling', async () => {
+    const test = createTestTelemetry();
+    const { loggerProvider, decisions } = inMemoryLogs();
+    await underPatchedModule(
+      test,
+      '@openai/agents',
+      { ...agents },
+      async () => {
+        expect(await unreadableCall([sendEmail])).toEqual({ interruptions: 0, finalOutput: 'done' });
+        expect(await askRejectApprove([sendEmail])).toBe('done');
+        expect(await decisions()).toEqual([]);
+        // the calls that run are still observed: the approved one's span (unreadable arguments run none)
+        const spans = test.spans().filter((span) => span.name === 'execute_tool send_email');
+        expect(spans.map((span) => span.attributes[ATTR_GEN_AI_TOOL_CALL_ID])).toEqual(['call_2']);
+      },
+      { loggerProvider, recordDecisions: false },
+    );
+  });
 });
