@@ -11,7 +11,12 @@ import { COMPOSED_LISTENERS_KEY, IGNORES_DECISIONS_KEY } from './protocol.js';
 export function takesDecisions(listener: ToolCallListener<unknown>): boolean {
   if (typeof listener.onDecision !== 'function') return false;
   const fields = listener as { [COMPOSED_LISTENERS_KEY]?: unknown; [IGNORES_DECISIONS_KEY]?: unknown };
-  const parts = fields[COMPOSED_LISTENERS_KEY];
-  if (Array.isArray(parts)) return parts.some((part) => takesDecisions(part as ToolCallListener<unknown>));
-  return fields[IGNORES_DECISIONS_KEY] !== true;
+  try {
+    const parts = fields[COMPOSED_LISTENERS_KEY];
+    if (Array.isArray(parts)) return parts.some((part) => takesDecisions(part as ToolCallListener<unknown>));
+    return fields[IGNORES_DECISIONS_KEY] !== true;
+  } catch {
+    // a Proxy listener whose traps throw on these keys: it has onDecision, so it takes them
+    return true;
+  }
 }
