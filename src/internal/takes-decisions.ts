@@ -1,5 +1,6 @@
 import type { ToolCallListener } from '../tool-call-listener.js';
-import { COMPOSED_LISTENERS_KEY, IGNORES_DECISIONS_KEY } from './protocol.js';
+import { composedParts, MAX_COMPOSITE_DEPTH } from './composed-parts.js';
+import { IGNORES_DECISIONS_KEY } from './protocol.js';
 
 /**
  * Whether `listener` does something with a decision (`onDecision`): it has the method, and does not
@@ -8,15 +9,15 @@ import { COMPOSED_LISTENERS_KEY, IGNORES_DECISIONS_KEY } from './protocol.js';
  * to tell decisions: for a listener that takes none, the hook stays the framework's own, untouched
  * (a stand-in is not always the same to the framework: docs/frameworks/openai-agents.md).
  */
-export function takesDecisions(listener: ToolCallListener<unknown>): boolean {
+export function takesDecisions(listener: ToolCallListener<unknown>, depth = 0): boolean {
   if (typeof listener.onDecision !== 'function') return false;
-  const fields = listener as { [COMPOSED_LISTENERS_KEY]?: unknown; [IGNORES_DECISIONS_KEY]?: unknown };
+  // past the bound, or a Proxy listener whose traps throw on these keys: it has onDecision, so it takes them
+  if (depth > MAX_COMPOSITE_DEPTH) return true;
   try {
-    const parts = fields[COMPOSED_LISTENERS_KEY];
-    if (Array.isArray(parts)) return parts.some((part) => takesDecisions(part as ToolCallListener<unknown>));
-    return fields[IGNORES_DECISIONS_KEY] !== true;
+    const parts = composedParts(listener);
+    if (parts !== undefined) return parts.some((part) => takesDecisions(part as ToolCallListener<unknown>, depth + 1));
+    return (listener as { [IGNORES_DECISIONS_KEY]?: unknown })[IGNORES_DECISIONS_KEY] !== true;
   } catch {
-    // a Proxy listener whose traps throw on these keys: it has onDecision, so it takes them
     return true;
   }
 }

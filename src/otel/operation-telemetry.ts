@@ -1,9 +1,6 @@
 import type { Meter, Tracer } from '@opentelemetry/api';
-import {
-  COMPOSED_LISTENERS_KEY as COMPOSED_LISTENERS,
-  keepHidden,
-  OPERATION_TELEMETRY_KEY as OPERATION_TELEMETRY,
-} from '../internal/protocol.js';
+import { composedParts, MAX_COMPOSITE_DEPTH } from '../internal/composed-parts.js';
+import { keepHidden, OPERATION_TELEMETRY_KEY as OPERATION_TELEMETRY } from '../internal/protocol.js';
 
 /*
  * What a protocol adapter (MCP) needs to record the protocol's own operations that are not tool calls
@@ -16,7 +13,7 @@ import {
  * copy of this module, and they must agree.
  */
 
-export { COMPOSED_LISTENERS, keepHidden, OPERATION_TELEMETRY };
+export { keepHidden, OPERATION_TELEMETRY };
 
 export interface OperationTelemetry {
   readonly tracer: Tracer;
@@ -31,13 +28,11 @@ export interface OperationTelemetry {
 
 /** The telemetry of the first OpenTelemetry listener `listener` is or composes (depth-first), if any. */
 export function operationTelemetryOf(listener: unknown, depth = 0): OperationTelemetry | undefined {
-  if (listener === null || typeof listener !== 'object' || depth > 8) return undefined;
+  if (listener === null || typeof listener !== 'object' || depth > MAX_COMPOSITE_DEPTH) return undefined;
   try {
     const own = (listener as Record<symbol, unknown>)[OPERATION_TELEMETRY];
     if (isTelemetry(own)) return own;
-    const parts = (listener as Record<symbol, unknown>)[COMPOSED_LISTENERS];
-    if (!Array.isArray(parts)) return undefined;
-    for (const part of parts) {
+    for (const part of composedParts(listener) ?? []) {
       const found = operationTelemetryOf(part, depth + 1);
       if (found !== undefined) return found;
     }

@@ -30,6 +30,12 @@ describe('takesDecisions', () => {
     expect(takesDecisions(ToolCallListeners.composite({}, ToolCallListeners.composite(silent, recording)))).toBe(true);
   });
 
+  it('an object whose composed parts hold itself: bounded, and taken as taking decisions', () => {
+    const cyclic: ToolCallListener & Record<symbol, unknown> = { onDecision: () => {} };
+    cyclic[Symbol.for('otel-tool-calls.composed-listeners')] = [cyclic];
+    expect(takesDecisions(cyclic)).toBe(true);
+  });
+
   it('a Proxy listener whose traps throw on the keys it is asked: it has onDecision, so it takes them', () => {
     const hostile = new Proxy(told, {
       get(target, key) {
