@@ -27,7 +27,14 @@
  * differ by more than the rounds of one process do (±0.03 in the ratio); the pooled interval covers
  * that only when the rounds come from several processes.
  *
- * Usage: mcp-round-trip.ts --server <server.mjs> --out <file.json> [--pairs 30] [--calls 200] [--restarts 3] [--worlds observed,floor]
+ * Each start first warms every world up with `--warmup` calls (10,000), in batches in the same
+ * rotating order, not kept in the rounds: a server's CPU per round trip falls for its first ten
+ * thousand calls or so (about 600 µs to 100 µs here), while V8 compiles and optimizes on its
+ * background threads, whose CPU the server's `cpu` tool counts; measured sooner, the rounds compare
+ * how fast each world's code warms up, not what a call costs in a server that runs. The warm-up's own
+ * observed ÷ floor is kept apart (`warmupFloorRatios`), not judged.
+ *
+ * Usage: mcp-round-trip.ts --server <server.mjs> --out <file.json> [--pairs 30] [--calls 200] [--warmup 10000] [--restarts 3] [--worlds observed,floor]
  *
  * `--worlds` runs only some worlds (to profile one: `node --cpu-prof` here, `BENCH_MCP_SERVER_FLAGS`
  * for its server); the ratios of a world left out are empty.
@@ -50,6 +57,7 @@ const { values } = parseArgs({
     out: { type: 'string' },
     pairs: { type: 'string', default: '30' },
     calls: { type: 'string', default: '200' },
+    warmup: { type: 'string', default: '10000' },
     restarts: { type: 'string', default: '3' },
     worlds: { type: 'string', default: 'observed,floor,sdk,none' },
   },
@@ -57,9 +65,10 @@ const { values } = parseArgs({
 const pairs = Number(values.pairs);
 const calls = Number(values.calls);
 const restarts = Math.min(Number(values.restarts), pairs);
-if (!values.server || !values.out || !(pairs >= 1) || !(calls >= 1) || !(restarts >= 1)) {
+const warmupBatches = Math.ceil(Number(values.warmup) / calls);
+if (!values.server || !values.out || !(pairs >= 1) || !(calls >= 1) || !(restarts >= 1) || !(warmupBatches >= 1)) {
   throw new Error(
-    'usage: mcp-round-trip.ts --server <server.mjs> --out <file.json> [--pairs <n>] [--calls <n>] [--restarts <n>]',
+    'usage: mcp-round-trip.ts --server <server.mjs> --out <file.json> [--pairs <n>] [--calls <n>] [--warmup <calls>] [--restarts <n>]',
   );
 }
 installSdk();
@@ -119,31 +128,32 @@ async function batch(world: World): Promise<number> {
   return (own + server) / calls;
 }
 
+/** One batch of every world, `order` choosing which goes first (each goes first, second, … equally often). */
+async function rotation(order: number, into: Record<World, number[]>): Promise<void> {
+  for (let k = 0; k < WORLDS.length; k++) {
+    const world = WORLDS[(order + k) % WORLDS.length] as World;
+    into[world].push(await batch(world));
+  }
+}
+
 const ns = perWorld();
+const warmupNs = perWorld();
 let round = 0;
 for (let started = 0; started < restarts; started++) {
   connected = {};
   for (const world of WORLDS) connected[world] = await connect(world);
-  // warm-up: every side's code optimized; its batches are not kept
-  for (let i = 0; i < 3; i++) {
-    for (const world of WORLDS) await batch(world);
-  }
+  for (let i = 0; i < warmupBatches; i++) await rotation(i, warmupNs);
   for (const world of WORLDS) serverShare[world].length = ns[world].length;
   // this set of servers' share of the rounds
-  for (const end = Math.round((pairs * (started + 1)) / restarts); round < end; round++) {
-    // each world goes first, second, third and fourth equally often
-    for (let k = 0; k < WORLDS.length; k++) {
-      const world = WORLDS[(round + k) % WORLDS.length] as World;
-      ns[world].push(await batch(world));
-    }
-  }
+  for (const end = Math.round((pairs * (started + 1)) / restarts); round < end; round++) await rotation(round, ns);
   await Promise.all(WORLDS.map((world) => connected[world]?.client.close()));
 }
-const ratios = (subject: World, reference: World) =>
-  ns[reference].length === 0 ? [] : ns[subject].map((value, i) => value / (ns[reference][i] as number));
+const ratios = (subject: World, reference: World, of = ns) =>
+  of[reference].length === 0 ? [] : of[subject].map((value, i) => value / (of[reference][i] as number));
 const result: McpRoundTripResult = {
   pairs,
   callsPerBatch: calls,
+  warmupCalls: warmupBatches * calls,
   noSdkNs: median(ns.none),
   sdkNs: median(ns.sdk),
   floorNs: median(ns.floor),
@@ -158,5 +168,6 @@ const result: McpRoundTripResult = {
   ratios: ratios('observed', 'sdk'),
   noSdkRatios: ratios('observed', 'none'),
   floorOverSdkRatios: ratios('floor', 'sdk'),
+  warmupFloorRatios: ratios('observed', 'floor', warmupNs),
 };
 writeFileSync(values.out, JSON.stringify(result));

@@ -262,7 +262,7 @@ async function measureMcp(): Promise<McpRoundTripResult> {
   const mcpClient = await bundleForNode(root, join('bench', 'mcp-round-trip.ts'), join(scratch, 'mcp-round-trip.mjs'));
   await node([
     ...[mcpClient, '--server', mcpServer, '--out', mcpFile],
-    ...(quick ? ['--pairs', '2', '--calls', '5'] : ['--pairs', String(mcpRounds), '--calls', '200']),
+    ...(quick ? ['--pairs', '2', '--calls', '5', '--warmup', '15'] : ['--pairs', String(mcpRounds), '--calls', '200']),
   ]);
   return JSON.parse(readFileSync(mcpFile, 'utf8')) as McpRoundTripResult;
 }

@@ -41,7 +41,7 @@ export function formatMcpRoundTrip(result: McpRoundTripResult): string {
   const row = (label: string, total: number, server: number) =>
     `  ${label.padEnd(52)} ${ns(total).padStart(9)}   (server ${ns(server)})`;
   return [
-    `MCP tools/call round trip over stdio (CPU of client + server per call, ${result.pairs} rounds of ${result.callsPerBatch} calls per world):`,
+    `MCP tools/call round trip over stdio (CPU of client + server per call, ${result.pairs} rounds of ${result.callsPerBatch} calls per world, each server warmed up with ${result.warmupCalls} calls first):`,
     row('bare server, no SDK in it', result.noSdkNs, result.serverNs.none),
     row('bare client and server, SDK', result.sdkNs, result.serverNs.sdk),
     row('floor: the same telemetry written by hand, SDK', result.floorNs, result.serverNs.floor),
@@ -50,6 +50,7 @@ export function formatMcpRoundTrip(result: McpRoundTripResult): string {
     `  floor × bare with the SDK (the telemetry itself, done by hand): ${interval(result.floorOverSdkRatios)}`,
     `  observed × bare with the SDK: ${interval(result.ratios)}`,
     `  observed × bare server without the SDK (tracing at all): ${interval(result.noSdkRatios)}`,
+    `  observed × floor while warming up (each server's first ${result.warmupCalls} calls, not judged): ${interval(result.warmupFloorRatios)}`,
   ].join('\n');
 }
 

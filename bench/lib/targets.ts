@@ -57,6 +57,8 @@ export interface InFlightResult {
 export interface McpRoundTripResult {
   readonly pairs: number;
   readonly callsPerBatch: number;
+  /** Calls of each world before the rounds, per server start (not kept in the rounds). */
+  readonly warmupCalls: number;
   readonly noSdkNs: number;
   readonly sdkNs: number;
   readonly floorNs: number;
@@ -71,6 +73,8 @@ export interface McpRoundTripResult {
   readonly noSdkRatios: number[];
   /** floor ÷ sdk per round: what the telemetry itself costs, done by hand. */
   readonly floorOverSdkRatios: number[];
+  /** observed ÷ floor per warm-up batch: while V8 is still compiling both (not judged). */
+  readonly warmupFloorRatios: number[];
 }
 
 export interface Target {

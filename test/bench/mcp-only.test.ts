@@ -39,11 +39,16 @@ describe('npm run bench -- --only mcp', () => {
     for (const ratios of ['floorRatios', 'ratios', 'noSdkRatios', 'floorOverSdkRatios']) {
       expect(mcpRoundTrip[ratios]).toHaveLength(mcpRoundTrip.pairs);
     }
+    // --quick: 15 calls of warm-up in batches of 5, for each of the two server starts, kept apart
+    expect(mcpRoundTrip.warmupCalls).toBe(15);
+    expect(mcpRoundTrip.warmupFloorRatios).toHaveLength(6);
+    for (const ratio of mcpRoundTrip.warmupFloorRatios) expect(ratio).toBeGreaterThan(0);
     expect(report.targets).toHaveLength(1);
     expect(report.targets[0]).toMatchObject({ id: 'mcp-stdio-round-trip', limit: 1.1, pooledOver: 'rounds' });
     expect(report.targets[0].pooled).toEqual(mcpRoundTrip.floorRatios);
     expect(stdout).toContain('floor: the same telemetry written by hand, SDK');
     expect(stdout).toContain("observed × floor (this package's overhead, the target)");
+    expect(stdout).toContain("observed × floor while warming up (each server's first 15 calls, not judged)");
     expect(stdout).toContain('Targets (quick mode: not judged on these numbers):');
     expect(stderr).toContain('▶ MCP round trip over stdio');
     expect(stderr).not.toContain('▶ sdk');

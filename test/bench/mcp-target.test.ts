@@ -9,6 +9,7 @@ function result(floorRatios: number[]): McpRoundTripResult {
   return {
     pairs: floorRatios.length,
     callsPerBatch: 200,
+    warmupCalls: 10_000,
     noSdkNs: 130_000,
     sdkNs: 135_000,
     floorNs: 265_000,
@@ -18,6 +19,7 @@ function result(floorRatios: number[]): McpRoundTripResult {
     ratios: floorRatios.map((ratio) => ratio * 2),
     noSdkRatios: floorRatios.map((ratio) => ratio * 2.1),
     floorOverSdkRatios: floorRatios.map(() => 2),
+    warmupFloorRatios: floorRatios.map((ratio) => ratio + 0.1),
   };
 }
 
@@ -34,12 +36,15 @@ describe('the MCP round trip target', () => {
     expect(evaluateMcpTarget(result([1.02, 1.05, 1.12, 1.08, 1.15])).verdict).toBe('EDGE');
   });
 
-  it('prints the four worlds with their server share, and each ratio with its interval', () => {
+  it('prints the four worlds with their server share, each ratio with its interval, and the warm-up apart', () => {
     const text = formatMcpRoundTrip(result([1.02, 1.05, 1.04, 1.08, 1.03]));
-    expect(text).toContain('5 rounds of 200 calls per world');
+    expect(text).toContain('5 rounds of 200 calls per world, each server warmed up with 10000 calls first');
     expect(text).toMatch(/floor: the same telemetry written by hand, SDK +265\.0 µs {3}\(server 150\.0 µs\)/);
     expect(text).toMatch(/client and server observed, SDK +290\.0 µs {3}\(server 165\.0 µs\)/);
     expect(text).toContain("observed × floor (this package's overhead, the target): 1.04× (95 % interval 1.02–1.08×)");
     expect(text).toContain('floor × bare with the SDK (the telemetry itself, done by hand): 2.00×');
+    expect(text).toContain(
+      "observed × floor while warming up (each server's first 10000 calls, not judged): 1.14× (95 % interval 1.12–1.18×)",
+    );
   });
 });
