@@ -100,8 +100,12 @@ const startupSettings = { rounds: quick ? 1 : 12, runtimes: startupRuntimes(root
 /**
  * The MCP group's rounds (one batch of 200 round trips per world each): its target is judged on
  * their pooled ratios; BENCH_MCP_ROUNDS sets another count (more rounds, a narrower interval).
+ * Its servers are started at least three times, and once more for every further 34 rounds: servers
+ * started anew differ by more than the rounds of one server do, so a pooled interval that narrows
+ * with more rounds must draw them from more servers too (bench/mcp-round-trip.ts).
  */
 const mcpRounds = Number(process.env.BENCH_MCP_ROUNDS ?? 30);
+const mcpRestarts = Math.max(3, Math.ceil(mcpRounds / 34));
 const scratch = mkdtempSync(join(tmpdir(), 'otel-tool-calls-bench-'));
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -262,7 +266,9 @@ async function measureMcp(): Promise<McpRoundTripResult> {
   const mcpClient = await bundleForNode(root, join('bench', 'mcp-round-trip.ts'), join(scratch, 'mcp-round-trip.mjs'));
   await node([
     ...[mcpClient, '--server', mcpServer, '--out', mcpFile],
-    ...(quick ? ['--pairs', '2', '--calls', '5', '--warmup', '15'] : ['--pairs', String(mcpRounds), '--calls', '200']),
+    ...(quick
+      ? ['--pairs', '2', '--calls', '5', '--warmup', '15']
+      : ['--pairs', String(mcpRounds), '--calls', '200', '--restarts', String(mcpRestarts)]),
   ]);
   return JSON.parse(readFileSync(mcpFile, 'utf8')) as McpRoundTripResult;
 }
