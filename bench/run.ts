@@ -100,9 +100,9 @@ const startupSettings = { rounds: quick ? 1 : 12, runtimes: startupRuntimes(root
 /**
  * The MCP group's rounds (one batch of 200 round trips per world each): its target is judged on
  * their pooled ratios; BENCH_MCP_ROUNDS sets another count (more rounds, a narrower interval).
- * Its servers are started at least three times, and once more for every further 34 rounds: servers
- * started anew differ by more than the rounds of one server do, so a pooled interval that narrows
- * with more rounds must draw them from more servers too (bench/mcp-round-trip.ts).
+ * Its servers are started once per 34 rounds, at least three times: servers started anew differ by
+ * more than the rounds of one server do, so a pooled interval that narrows with more rounds must draw
+ * them from more servers too (bench/mcp-round-trip.ts).
  */
 const mcpRounds = Number(process.env.BENCH_MCP_ROUNDS ?? 30);
 const mcpRestarts = Math.max(3, Math.ceil(mcpRounds / 34));
