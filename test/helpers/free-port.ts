@@ -14,7 +14,7 @@ export async function freePort(): Promise<number> {
   const below = ephemeralRangeStart();
   if (below !== undefined) {
     for (let attempt = 0; attempt < 50; attempt++) {
-      const port = LOWEST + Math.floor(Math.random() * (below - LOWEST));
+      const port = LOWEST_DRAWN_PORT + Math.floor(Math.random() * (below - LOWEST_DRAWN_PORT));
       if (await bindable(port)) return port;
     }
   }
@@ -22,13 +22,13 @@ export async function freePort(): Promise<number> {
 }
 
 /** The lowest port drawn: above the ports servers take by default (OTLP 4317/4318, Prometheus 9090, Jaeger 16686). */
-const LOWEST = 20_000;
+export const LOWEST_DRAWN_PORT = 20_000;
 
 /** The first port of the kernel's ephemeral range (Linux), when there is room below it. */
 function ephemeralRangeStart(): number | undefined {
   try {
     const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
-    return low !== undefined && Number.isInteger(low) && low > LOWEST + 1000 ? low : undefined;
+    return low !== undefined && Number.isInteger(low) && low > LOWEST_DRAWN_PORT + 1000 ? low : undefined;
   } catch {
     return undefined;
   }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
-import { freePort } from '../helpers/free-port.js';
+import { freePort, LOWEST_DRAWN_PORT } from '../helpers/free-port.js';
 
 /** The kernel's ephemeral range, where this machine has one to read. */
 function ephemeralRange(): [number, number] | undefined {
@@ -26,7 +26,7 @@ describe('freePort (the port a test server is started on)', () => {
   });
 
   const range = ephemeralRange();
-  const roomBelow = range !== undefined && range[0] > 21_000;
+  const roomBelow = range !== undefined && range[0] > LOWEST_DRAWN_PORT + 1000;
 
   it.runIf(roomBelow)(
     "is below the kernel's ephemeral range, where an outgoing connection never takes it",
@@ -34,7 +34,7 @@ describe('freePort (the port a test server is started on)', () => {
       const [low] = range as [number, number];
       const ports = await Promise.all(Array.from({ length: 20 }, () => freePort()));
       for (const port of ports) {
-        expect(port).toBeGreaterThanOrEqual(20_000);
+        expect(port).toBeGreaterThanOrEqual(LOWEST_DRAWN_PORT);
         expect(port).toBeLessThan(low);
       }
     },
@@ -46,7 +46,7 @@ describe('freePort (the port a test server is started on)', () => {
     const heldPort = await freePort();
     await new Promise<void>((resolve) => held.listen(heldPort, '127.0.0.1', resolve));
     // the first draw is the held port; the second one another
-    const draws = [(heldPort - 20_000 + 0.5) / (low - 20_000), 0.5];
+    const draws = [(heldPort - LOWEST_DRAWN_PORT + 0.5) / (low - LOWEST_DRAWN_PORT), 0.5];
     const random = vi.spyOn(Math, 'random').mockImplementation(() => draws.shift() ?? 0.25);
     try {
       const port = await freePort();
