@@ -251,34 +251,44 @@ function noFacts(input: unknown): HandlerRequest {
   };
 }
 
+/** A base class whose constructor returns the object it is given: a subclass stamps its private fields on it. */
+type Stamping = new (target: object) => object;
+const StampedObject = function stampedObject(target: object) {
+  return target;
+} as unknown as Stamping;
+
 /**
  * The mark of a request object (1.x `extra`, 2.x `ctx`, made by McpServer for one request) that a
- * tool ran for: a property of this module's, not enumerable, so that the tool's own code never sees
- * it; a WeakSet entry for an object that takes no property (frozen, a Proxy) (docs/decisions.md,
- * "The open call kept on its span, not in a WeakMap").
+ * tool ran for: a private field of this class, stamped on the object, so that no code but this
+ * module's sees it (not the tool's spread, `util.inspect`, `Reflect.ownKeys`, nor a Proxy's traps);
+ * a WeakSet entry for an object the engine will not stamp (docs/decisions.md, "The open call kept
+ * on its span, not in a WeakMap").
  */
-const TOOL_RAN = Symbol('otel-tool-calls.mcp.toolRan');
+class ToolRanMark extends StampedObject {
+  #toolRan = true;
+
+  static isOn(request: object): boolean {
+    return #toolRan in request;
+  }
+}
+
 const markedRequests = new WeakSet<object>();
 
 /** Marks `request` as one a tool ran for. */
 export function markRequest(request: object): void {
+  if (ToolRanMark.isOn(request)) return;
   try {
-    Object.defineProperty(request, TOOL_RAN, { value: true });
-    if ((request as { [TOOL_RAN]?: boolean })[TOOL_RAN] === true) return;
+    new ToolRanMark(request);
+    return;
   } catch {
-    // frozen, or a Proxy that refuses it
+    // an engine where a non-extensible object takes no private field either
   }
   markedRequests.add(request);
 }
 
 /** Whether a tool ran for `request` (`markRequest`). */
 export function isMarkedRequest(request: object): boolean {
-  try {
-    if ((request as { [TOOL_RAN]?: boolean })[TOOL_RAN] === true) return true;
-  } catch {
-    // a Proxy whose get throws: marked in the WeakSet, if at all
-  }
-  return markedRequests.has(request);
+  return ToolRanMark.isOn(request) || markedRequests.has(request);
 }
 
 /**
