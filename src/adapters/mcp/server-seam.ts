@@ -251,8 +251,8 @@ function noFacts(input: unknown): HandlerRequest {
   };
 }
 
-/** A base class whose constructor returns the object it is given: a subclass stamps its private fields on it. */
 type Stamping = new (target: object) => object;
+/** A base class whose constructor returns the object it is given: a subclass stamps its private fields on it. */
 const StampedObject = function stampedObject(target: object) {
   return target;
 } as unknown as Stamping;
