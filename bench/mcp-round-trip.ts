@@ -22,10 +22,11 @@
  * the ratios; the target reads the pooled ones (bench/lib/band.ts). Started by bench/run.ts, bundled
  * with the server (bench/mcp/server.ts).
  *
- * The servers are started `--restarts` times, the rounds split between them: a process's code lands
- * in a state of its own (what V8 optimized, and how), so that runs of the same code in new processes
- * differ by more than the rounds of one process do (±0.03 in the ratio); the pooled interval covers
- * that only when the rounds come from several processes.
+ * The servers are started `--restarts` times (by default once per 34 rounds, at least three times),
+ * the rounds split between them: a process's code lands in a state of its own (what V8 optimized, and
+ * how), so that runs of the same code in new processes differ by more than the rounds of one process
+ * do (±0.03 in the ratio); the pooled interval covers that only when the rounds come from several
+ * processes, and narrows with more rounds only when they come from more processes too.
  *
  * Each start first warms every world up with `--warmup` calls (10,000), in batches in the same
  * rotating order, not kept in the rounds: a server's CPU per round trip falls for its first ten
@@ -34,7 +35,7 @@
  * how fast each world's code warms up, not what a call costs in a server that runs. The warm-up's own
  * observed ÷ floor is kept apart (`warmupFloorRatios`), not judged.
  *
- * Usage: mcp-round-trip.ts --server <server.mjs> --out <file.json> [--pairs 30] [--calls 200] [--warmup 10000] [--restarts 3] [--worlds observed,floor]
+ * Usage: mcp-round-trip.ts --server <server.mjs> --out <file.json> [--pairs 400] [--calls 200] [--warmup 10000] [--restarts <n>] [--worlds observed,floor]
  *
  * `--worlds` runs only some worlds (to profile one: `node --cpu-prof` here, `BENCH_MCP_SERVER_FLAGS`
  * for its server); the ratios of a world left out are empty.
@@ -55,16 +56,16 @@ const { values } = parseArgs({
   options: {
     server: { type: 'string' },
     out: { type: 'string' },
-    pairs: { type: 'string', default: '30' },
+    pairs: { type: 'string', default: '400' },
     calls: { type: 'string', default: '200' },
     warmup: { type: 'string', default: '10000' },
-    restarts: { type: 'string', default: '3' },
+    restarts: { type: 'string' },
     worlds: { type: 'string', default: 'observed,floor,sdk,none' },
   },
 });
 const pairs = Number(values.pairs);
 const calls = Number(values.calls);
-const restarts = Math.min(Number(values.restarts), pairs);
+const restarts = Math.min(Number(values.restarts ?? Math.max(3, Math.ceil(pairs / 34))), pairs);
 const warmupBatches = Math.ceil(Number(values.warmup) / calls);
 if (!values.server || !values.out || !(pairs >= 1) || !(calls >= 1) || !(restarts >= 1) || !(warmupBatches >= 1)) {
   throw new Error(

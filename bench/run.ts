@@ -101,12 +101,10 @@ const startupSettings = { rounds: quick ? 1 : 12, runtimes: startupRuntimes(root
  * The MCP group's rounds (one batch of 200 round trips per world each): its target is judged on
  * their pooled ratios. 400 by default: the 95 % interval of 30 rounds spans about ±0.1 around a ratio
  * of about 1.05, so it could not tell a 1.10× limit met; 400 narrow it to about ±0.03 (BENCHMARKS.md).
- * BENCH_MCP_ROUNDS sets another count. Its servers are started once per 34 rounds, at least three
- * times: servers started anew differ by more than the rounds of one server do, so a pooled interval
- * that narrows with more rounds must draw them from more servers too (bench/mcp-round-trip.ts).
+ * BENCH_MCP_ROUNDS sets another count; the servers are started anew as often as the rounds ask
+ * (bench/mcp-round-trip.ts).
  */
 const mcpRounds = Number(process.env.BENCH_MCP_ROUNDS ?? 400);
-const mcpRestarts = Math.max(3, Math.ceil(mcpRounds / 34));
 const scratch = mkdtempSync(join(tmpdir(), 'otel-tool-calls-bench-'));
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -267,9 +265,7 @@ async function measureMcp(): Promise<McpRoundTripResult> {
   const mcpClient = await bundleForNode(root, join('bench', 'mcp-round-trip.ts'), join(scratch, 'mcp-round-trip.mjs'));
   await node([
     ...[mcpClient, '--server', mcpServer, '--out', mcpFile],
-    ...(quick
-      ? ['--pairs', '2', '--calls', '5', '--warmup', '15']
-      : ['--pairs', String(mcpRounds), '--calls', '200', '--restarts', String(mcpRestarts)]),
+    ...(quick ? ['--pairs', '2', '--calls', '5', '--warmup', '15'] : ['--pairs', String(mcpRounds), '--calls', '200']),
   ]);
   return JSON.parse(readFileSync(mcpFile, 'utf8')) as McpRoundTripResult;
 }
