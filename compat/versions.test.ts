@@ -9,7 +9,7 @@ import { createTestTelemetry, trace } from '../test/helpers/otel-sdk.js';
 /**
  * Proves that the compatibility run really runs what it claims: Node 24, and the repo's own test
  * helpers (files under the repo root, whose bare imports would find the root node_modules first)
- * loading ai 7 and the OpenTelemetry SDK 3.x from compat/node_modules.
+ * loading ai 7 and the OpenTelemetry SDK 3.x from compat/node_modules (and @google/genai 3 installed there).
  */
 const compatRequire = createRequire(import.meta.url);
 
@@ -38,6 +38,10 @@ describe('the compatibility run loads the versions it is about', () => {
     expect(installedVersion('@opentelemetry/sdk-node')).toMatch(/^0\.30\d\./);
     expect(installedVersion('@opentelemetry/exporter-trace-otlp-http')).toMatch(/^0\.30\d\./);
     expect(installedVersion('@opentelemetry/api')).toMatch(/^1\.10\./);
+  });
+
+  it('has @google/genai 3 installed in compat/ (the Google Gen AI adapter and zero-code tests load it from there)', () => {
+    expect(installedVersion('@google/genai')).toMatch(/^3\./);
   });
 
   it("the repo's OpenTelemetry test helper builds its providers from SDK 3.x", async () => {

@@ -5,9 +5,10 @@ import { defineConfig } from 'vitest/config';
 import { packageAliases } from '../vitest.aliases.js';
 
 /**
- * The compatibility run: the repo's own OpenTelemetry, AI SDK and Anthropic SDKs tests and the zero-code
- * suite, unchanged, against the newer majors installed in compat/node_modules (ai 7, OpenTelemetry JS
- * SDK 3.x, @opentelemetry/api 1.10; the Anthropic SDKs at the versions the root tests), on Node 24.
+ * The compatibility run: the repo's own OpenTelemetry, AI SDK, Anthropic SDKs and Google Gen AI tests and
+ * the zero-code suite, unchanged, against the newer majors installed in compat/node_modules (ai 7,
+ * OpenTelemetry JS SDK 3.x, @opentelemetry/api 1.10, @google/genai 3; the Anthropic SDKs at the versions
+ * the root tests), on Node 24.
  * Started by scripts/compat.sh.
  */
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -22,7 +23,8 @@ const compatModules = `${realpathSync(fileURLToPath(new URL('./node_modules', im
  * compat/node_modules instead, for every importer. `vitest` is here so that the tests talk to the
  * runner that runs them, not to the root's copy.
  */
-const REDIRECTED = /^(ai|zod|vitest|@ai-sdk\/[^/]+|@anthropic-ai\/[^/]+|@opentelemetry\/[^/]+|@vitest\/[^/]+)(\/.*)?$/;
+const REDIRECTED =
+  /^(ai|zod|vitest|@ai-sdk\/[^/]+|@anthropic-ai\/[^/]+|@google\/genai|@opentelemetry\/[^/]+|@vitest\/[^/]+)(\/.*)?$/;
 
 /**
  * Resolves every REDIRECTED bare import as if it were written in compat/, and fails when compat/ does
@@ -104,6 +106,7 @@ const ZERO_CODE_SUITE = [
   'test/register/observed-once.test.ts',
   'test/register/openai.test.ts',
   'test/register/ai-sdk-mcp.test.ts',
+  'test/register/google-genai.test.ts',
   'test/register/sdk-parity.test.ts',
   'test/register/shutdown-bound.test.ts',
   'test/register/signals.test.ts',
@@ -125,6 +128,8 @@ export default defineConfig({
       'test/adapters/openai/**/*.test.ts',
       // @ai-sdk/mcp 2.x (with ai 7) needs Node 22: the 1.x the root installs runs in the main run
       'test/adapters/ai-sdk-mcp/**/*.test.ts',
+      // @google/genai 3 needs Node 22: the 2.x the root installs runs in the main run
+      'test/adapters/google-genai/**/*.test.ts',
       ...ZERO_CODE_SUITE,
     ],
     // the app folder the zero-code suite's apps run in on this line

@@ -46,7 +46,7 @@ describe('ToolCallsInstrumentation', () => {
       ['@genkit-ai/ai', ['>=1.42.0 <2']],
       ['openai', ['>=7.0.0 <8']],
       ['@ai-sdk/mcp', ['>=1.0.0 <3']],
-      ['@google/genai', ['>=2.0.0 <3']],
+      ['@google/genai', ['>=2.0.0 <4']],
     ]);
   });
 

@@ -1,8 +1,8 @@
 import type { SupportedVersions } from '../../internal/version-range.js';
 import type { FrameworkManifest } from '../framework-manifest.js';
 
-/** `@google/genai` 2 (automatic function calling with CallableTools), as the Google Gen AI adapter. */
-export const GOOGLE_GENAI_VERSIONS: SupportedVersions = { from: '2.0.0', belowMajor: 3 };
+/** `@google/genai` 2 and 3 (3 needs Node 22): automatic function calling with CallableTools, as the adapter. */
+export const GOOGLE_GENAI_VERSIONS: SupportedVersions = { from: '2.0.0', belowMajor: 4 };
 
 export const manifest: FrameworkManifest = {
   subpath: './google-genai',
