@@ -18,6 +18,8 @@ export interface AgentsSdk {
   readonly getCurrentSpan: () => object | null;
   /** The run's trace, whose `groupId` names the conversation (conversation-id.ts). */
   readonly getCurrentTrace?: () => object | null;
+  /** The SDK's `tool()`: what tells its constant approval policies (constant-policy.ts). */
+  readonly tool?: unknown;
 }
 
 /** The outcome each observed `invoke` found, by the promise it returned: what a wrapper around it reads. */

@@ -7,7 +7,7 @@ import { toolNameOf } from '../../internal/tool-name.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import type { ToolDefinition } from '../../tool-callback.js';
 import { FRAMEWORK_OPENAI_AGENTS } from '../frameworks.js';
-import { observedNeedsApproval } from './approvals.js';
+import { approvalStandIn } from './approvals.js';
 import { conversationIdOf } from './conversation-id.js';
 import { FunctionToolError } from './function-tool-error.js';
 import { watchInputParsing } from './input-parsing.js';
@@ -94,10 +94,29 @@ export function observedTool<T extends AnyFunctionTool>(
   }
 
   const replaced = new Map<string, unknown>([['invoke', markObserved(invoke)]]);
-  // approvals as decisions (approvals.ts); a listener that takes no decisions keeps the tool's own
-  const needsApproval = observedNeedsApproval(toolName, tool, listener, () => conversationIdOf(agents));
-  if (needsApproval !== undefined) replaced.set('needsApproval', needsApproval);
-  return forwardingObject(tool, replaced);
+  // approvals as decisions (approvals.ts): a tool with no policy, or a listener that takes no decisions, keeps its own
+  const approvals = approvalStandIn(toolName, tool, listener, () => conversationIdOf(agents), agents.tool);
+  if (approvals.kind === 'observed') replaced.set('needsApproval', approvals.needsApproval);
+  // the SDK's constant policy: its own function (the runner's static handling) until its answer is known
+  if (approvals.kind === 'constant') replaced.set('needsApproval', approvals.own);
+  const standIn = forwardingObject(tool, replaced);
+  if (approvals.kind === 'constant') {
+    approvals.answer.then(
+      (needed) => settleConstantPolicy(standIn, approvals.own, needed === true ? approvals.needsApproval : undefined),
+      () => settleConstantPolicy(standIn, approvals.own, undefined),
+    );
+  }
+  return standIn;
+}
+
+/**
+ * A constant policy's answer known: `observed` in its place (`needsApproval: true`), or none (no policy):
+ * the stand-in reads the tool's own again. Unless the app set the stand-in's `needsApproval` meanwhile.
+ */
+function settleConstantPolicy(standIn: object, own: unknown, observed: unknown): void {
+  if (Reflect.get(standIn, 'needsApproval') !== own) return;
+  if (observed === undefined) Reflect.deleteProperty(standIn, 'needsApproval');
+  else Reflect.set(standIn, 'needsApproval', observed);
 }
 
 function isSdkInvalidInput(error: unknown): error is Error {

@@ -1,4 +1,4 @@
-import { getCurrentSpan, getCurrentTrace, type Tool } from '@openai/agents';
+import { tool as functionTool, getCurrentSpan, getCurrentTrace, type Tool } from '@openai/agents';
 import { assertListener, assertToolList, describe } from '../../internal/validate.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { type AnyFunctionTool, isFunctionTool, observedTool } from './observed-tool.js';
@@ -6,7 +6,7 @@ import { type AnyFunctionTool, isFunctionTool, observedTool } from './observed-t
 // biome-ignore lint/suspicious/noExplicitAny: a tool's run context type is contravariant (invoke's parameter)
 type AnyTool = Tool<any>;
 /** The SDK this adapter reads the current span from: the one the app imports the tools' `tool()` from. */
-const sdk = { getCurrentSpan, getCurrentTrace };
+const sdk = { getCurrentSpan, getCurrentTrace, tool: functionTool };
 
 /** Any tool of the SDK (function, hosted, computer, shell...): an object with a `type`. */
 const isTool = (tool: unknown) =>

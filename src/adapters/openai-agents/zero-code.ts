@@ -13,6 +13,7 @@ interface AgentsModule {
   readonly Agent?: { prototype: Record<string, unknown> };
   readonly getCurrentSpan?: () => object | null;
   readonly getCurrentTrace?: () => object | null;
+  readonly tool?: unknown;
 }
 interface FunctionToolLike {
   readonly type?: unknown;
@@ -43,12 +44,12 @@ export function openaiAgentsModules(context: PatchContext): InstrumentationNodeM
   const patch = (moduleExports: AgentsModule) => {
     const prototype = moduleExports.Agent?.prototype;
     if (!prototype || typeof prototype.getAllTools !== 'function') return moduleExports;
-    const { getCurrentSpan, getCurrentTrace } = moduleExports;
+    const { getCurrentSpan, getCurrentTrace, tool: functionTool } = moduleExports;
     if (typeof getCurrentSpan !== 'function') {
       logger.warn('OpenAI Agents tools: not observed (the SDK module has no getCurrentSpan)');
       return moduleExports;
     }
-    const agents: AgentsSdk = { getCurrentSpan, getCurrentTrace };
+    const agents: AgentsSdk = { getCurrentSpan, getCurrentTrace, tool: functionTool };
     wrap(
       prototype,
       'getAllTools',

@@ -181,6 +181,35 @@ describe('OpenAI Agents approvals (needsApproval) as decisions', () => {
     expect(await decisions()).toEqual([]);
   });
 
+  it('a tool with no approval policy of its own behaves as without the package: unreadable arguments are told to the model, the run goes on', async () => {
+    const { loggerProvider, decisions } = inMemoryLogs();
+    const listener = telemetry.listener({ loggerProvider });
+    for (const free of [tool(sendEmailOptions()), tool({ ...sendEmailOptions(), needsApproval: false })]) {
+      const [wrapped] = wrapTools([free], listener);
+      expect(wrapped?.needsApproval).toBe(free.needsApproval);
+      // bare: the runner answers the model that it could not read the arguments, and the run goes on
+      expect(await unreadableCall([free])).toEqual({ interruptions: 0, finalOutput: 'done' });
+      expect(await unreadableCall([wrapped as Tool])).toEqual({ interruptions: 0, finalOutput: 'done' });
+    }
+    expect(await decisions()).toEqual([]);
+  });
+
+  it('a tool observed by two listeners: each is told the question and the answer', async () => {
+    const toldA: ToolCallDecision[] = [];
+    const toldB: ToolCallDecision[] = [];
+    const inner = wrapTools([sendEmail], { onDecision: (decision) => toldA.push(decision) });
+    const tools = wrapTools(inner, { onDecision: (decision) => toldB.push(decision) });
+    expect(await askRejectApprove(tools)).toBe('done');
+    expect(sent).toEqual(['b@example.com']);
+    for (const told of [toldA, toldB]) {
+      expect(told.map(({ toolName, toolCallId, outcome }) => `${toolName} ${toolCallId} ${outcome}`)).toEqual(
+        ASKED_REJECTED_APPROVED,
+      );
+      // each answer with its wait since the question
+      expect(told.map(({ waitSeconds }) => waitSeconds === undefined)).toEqual([true, true, false, false]);
+    }
+  });
+
   it('a tool that needs no approval: no decision, the call runs', async () => {
     const told: ToolCallDecision[] = [];
     const free = tool({ ...sendEmailOptions(), needsApproval: false });
@@ -224,6 +253,23 @@ describe('zero-code: OpenAI Agents approvals as decisions', () => {
         for (const { attributes } of await records()) expect(attributes[ATTR_GEN_AI_CONVERSATION_ID]).toBe(GROUP);
         const spans = test.spans().filter((span) => span.name === 'execute_tool send_email');
         expect(spans.map((span) => span.attributes[ATTR_GEN_AI_TOOL_CALL_ID])).toEqual(['call_2']);
+      },
+      { loggerProvider },
+    );
+  });
+
+  it('a tool with no approval policy of its own: unreadable arguments are told to the model, the run goes on', async () => {
+    const test = createTestTelemetry();
+    const { loggerProvider, decisions } = inMemoryLogs();
+    await underPatchedModule(
+      test,
+      '@openai/agents',
+      { ...agents },
+      async () => {
+        expect(await unreadableCall([tool(sendEmailOptions())])).toEqual({ interruptions: 0, finalOutput: 'done' });
+        // the tools with a policy are still asked about
+        expect(await askRejectApprove([sendEmail])).toBe('done');
+        expect(await decisions()).toEqual(ASKED_REJECTED_APPROVED);
       },
       { loggerProvider },
     );
