@@ -23,6 +23,7 @@ import { emitDecision } from './decision-log.js';
 import { decideErrorPolicy } from './error-policy.js';
 import { isErrorLike } from './error-type.js';
 import { hasExceptionEvent, keepFailure } from './kept-failure.js';
+import { isCallersMistake } from './mcp-server-status.js';
 import { keepHidden, OPERATION_TELEMETRY, type OperationTelemetry } from './operation-telemetry.js';
 import {
   closeCallById,
@@ -42,6 +43,7 @@ import {
   ATTR_GEN_AI_TOOL_CALL_RESULT,
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_GEN_AI_TOOL_TYPE,
+  ATTR_RPC_RESPONSE_STATUS_CODE,
   ATTR_TOOL_CALL_ERROR_OUTCOME,
   ATTR_TOOL_CALL_ERROR_SOURCE,
   ATTR_TOOL_CALL_REPEAT_COUNT,
@@ -458,7 +460,8 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     }
     // not a spread: a spread copy that gains a key (error.type) is dear on Node 20 (spanAttributes)
     const endAttributes = Object.assign({}, state.remoteAttributes, state.failureAttributes);
-    if (state.errorType !== undefined) endAttributes[ATTR_ERROR_TYPE] = state.errorType;
+    // the caller's mistake is no error of the server in its protocol's metric (mcp-server-status.ts)
+    if (state.errorType !== undefined && !isCallersMistakeOf(state)) endAttributes[ATTR_ERROR_TYPE] = state.errorType;
     // a tool the app does not have: one series, as in gen_ai.execute_tool.duration
     endAttributes[ATTR_GEN_AI_TOOL_NAME] = toolName;
     const attributes = mcpOperationAttributes(side, endAttributes);
@@ -515,14 +518,19 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
   private writeFailure(span: Span, state: ToolCallSpanState, time?: HrTime): void {
     const { error } = state;
     try {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: state.failureMessage });
-      span.setAttribute(ATTR_ERROR_TYPE, state.errorType as string);
+      // a server's answer to the caller's mistake (an unknown tool, -32602): its status code, no error of its span
+      const callersMistake = isCallersMistakeOf(state);
+      if (!callersMistake) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: state.failureMessage });
+        span.setAttribute(ATTR_ERROR_TYPE, state.errorType as string);
+      }
       if (state.failureAttributes !== undefined) span.setAttributes(state.failureAttributes);
       span.setAttribute(ATTR_TOOL_CALL_ERROR_OUTCOME, state.outcome as string);
       if (state.rejected) span.setAttribute(ATTR_TOOL_CALL_ERROR_SOURCE, TOOL_CALL_ERROR_SOURCE_VALUE_MODEL);
       const foreign = state.joined?.owner === 'other';
       // one exception event per failure: a joined span whose instrumentation recorded it has it
-      if (this.options.recordException && isErrorLike(error) && !(foreign && hasExceptionEvent(span))) {
+      const exception = this.options.recordException && !callersMistake && isErrorLike(error);
+      if (exception && !(foreign && hasExceptionEvent(span))) {
         span.recordException(state.failureException ?? error, time);
       }
       // another instrumentation's span must not lose it when that instrumentation ends it
@@ -576,6 +584,14 @@ function nameOf(toolName: unknown): string {
   } catch {
     return '[unnamed tool]';
   }
+}
+
+/**
+ * A remote call's failure that its protocol does not count as an error of this side: a server's
+ * answer to a request the caller got wrong (mcp-server-status.ts). The metrics of the tool call keep it.
+ */
+function isCallersMistakeOf(state: ToolCallSpanState): boolean {
+  return isCallersMistake(state.side, state.failureAttributes?.[ATTR_RPC_RESPONSE_STATUS_CODE]);
 }
 
 /** A span that has an id: one the SDK made. (The API's own check runs two regular expressions per call.) */

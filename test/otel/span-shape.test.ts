@@ -7,6 +7,7 @@ import {
   METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
   METRIC_MCP_CLIENT_OPERATION_DURATION,
   METRIC_MCP_SERVER_OPERATION_DURATION,
+  METRIC_TOOL_CALL_ERRORS,
 } from 'otel-tool-calls/semconv';
 import { describe, expect, it } from 'vitest';
 import { useTestTelemetry } from '../helpers/otel-sdk.js';
@@ -34,11 +35,7 @@ describe('the span shape of a remote call (ToolCallInfo.remote)', () => {
       side: 'server',
       operation: 'tools/call',
       requestId: '7',
-      describeError: (error) => ({
-        type: String((error as { code: number }).code),
-        statusCode: '-32602',
-        message: 'bad',
-      }),
+      describeError: () => ({ type: '-32603', statusCode: '-32603', message: 'bad' }),
     };
     expect(() => ToolCallListeners.wrap(failing, telemetry.listener()).call({}, { remote })).toThrow('Invalid params');
 
@@ -46,13 +43,43 @@ describe('the span shape of a remote call (ToolCallInfo.remote)', () => {
     expect(span.kind).toBe(SpanKind.SERVER);
     expect(span.attributes).toMatchObject({
       [ATTR_JSONRPC_REQUEST_ID]: '7',
-      [ATTR_ERROR_TYPE]: '-32602',
-      [ATTR_RPC_RESPONSE_STATUS_CODE]: '-32602',
+      [ATTR_ERROR_TYPE]: '-32603',
+      [ATTR_RPC_RESPONSE_STATUS_CODE]: '-32603',
     });
     expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'bad' });
     const [point] = await telemetry.histogramPoints(METRIC_MCP_SERVER_OPERATION_DURATION);
     expect(point?.value.count).toBe(1);
     expect(point?.attributes[ATTR_JSONRPC_REQUEST_ID]).toBeUndefined(); // never a request id in a metric
+  });
+
+  it('an MCP server call answered for the caller’s mistake (-32602): its status code, no error.type and the status unset on the span and in mcp.server.operation.duration; gen_ai.execute_tool.duration and tool_call.errors keep error.type; on the client it is an error', async () => {
+    const describeError = () => ({ type: '-32602', statusCode: '-32602', message: 'Tool nowhere not found' });
+    const server: RemoteCallInfo = { protocol: 'mcp', side: 'server', operation: 'tools/call', describeError };
+    const client: RemoteCallInfo = { protocol: 'mcp', side: 'client', operation: 'tools/call', describeError };
+    for (const remote of [server, client]) {
+      expect(() => ToolCallListeners.wrap(failing, telemetry.listener()).call({}, { remote })).toThrow(
+        'Invalid params',
+      );
+    }
+
+    const [handled, sent] = [SpanKind.SERVER, SpanKind.CLIENT].map((kind) =>
+      telemetry.spans().find((span) => span.kind === kind),
+    );
+    expect(handled?.attributes[ATTR_RPC_RESPONSE_STATUS_CODE]).toBe('-32602');
+    expect(handled?.attributes[ATTR_ERROR_TYPE]).toBeUndefined();
+    expect(handled?.status).toEqual({ code: SpanStatusCode.UNSET });
+    expect(handled?.events).toEqual([]); // no exception event on a span that is no error
+    expect(sent?.attributes).toMatchObject({ [ATTR_ERROR_TYPE]: '-32602', [ATTR_RPC_RESPONSE_STATUS_CODE]: '-32602' });
+    expect(sent?.status).toEqual({ code: SpanStatusCode.ERROR, message: 'Tool nowhere not found' });
+    const [served] = await telemetry.histogramPoints(METRIC_MCP_SERVER_OPERATION_DURATION);
+    expect(served?.attributes[ATTR_ERROR_TYPE]).toBeUndefined();
+    expect(served?.attributes[ATTR_RPC_RESPONSE_STATUS_CODE]).toBe('-32602');
+    const [clientSample] = await telemetry.histogramPoints(METRIC_MCP_CLIENT_OPERATION_DURATION);
+    expect(clientSample?.attributes[ATTR_ERROR_TYPE]).toBe('-32602');
+    const durations = await telemetry.histogramPoints(METRIC_GEN_AI_EXECUTE_TOOL_DURATION);
+    expect(durations.map((point) => [point.value.count, point.attributes[ATTR_ERROR_TYPE]])).toEqual([[2, '-32602']]);
+    const errors = await telemetry.counterPoints(METRIC_TOOL_CALL_ERRORS);
+    expect(errors.map((point) => [point.value, point.attributes[ATTR_ERROR_TYPE]])).toEqual([[2, '-32602']]);
   });
 
   it('a requestId and a described message from a peer are bounded: 256 characters, and as every error message is', () => {

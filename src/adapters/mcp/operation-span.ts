@@ -11,6 +11,7 @@ import { logger } from '../../internal/logger.js';
 import { boundedAttribute } from '../../otel/bounded-text.js';
 import { errorMessageOf, errorTypeOf } from '../../otel/error-type.js';
 import { mcpPromptOf, mcpResourceUriOf, mcpSpanName } from '../../otel/mcp-methods.js';
+import { isCallersMistake } from '../../otel/mcp-server-status.js';
 import type { OperationTelemetry } from '../../otel/operation-telemetry.js';
 import { type McpSide, recordMcpOperationDuration } from '../../otel/remote-call-metrics.js';
 import {
@@ -85,7 +86,7 @@ export function observeOperation<T>(
   }
   const end = (failed: boolean, outcome: unknown) => {
     try {
-      if (failed) recordFailure(span, attributes, outcome);
+      if (failed) recordFailure(span, operation.side, attributes, outcome);
       else if (operation.method === 'initialize') recordNegotiated(span, attributes, outcome);
       span.end();
       const meter = telemetry.meter();
@@ -146,16 +147,21 @@ function operationAttributes(operation: Operation): Record<string, string | numb
   return attributes;
 }
 
-/** A JSON-RPC error answer by its code (and `rpc.response.status_code`), else the error's own type. */
-function recordFailure(span: Span, attributes: Record<string, string | number>, error: unknown): void {
+/**
+ * A JSON-RPC error answer by its code (and `rpc.response.status_code`), else the error's own type. On
+ * the side that handled the request, an answer to the caller's mistake (`-32601`, `-32602`, ...) is
+ * its status code alone: no error of this side (mcp-server-status.ts).
+ */
+function recordFailure(span: Span, side: McpSide, attributes: Record<string, string | number>, error: unknown): void {
   const described = jsonRpcError(error);
-  const type = described?.type ?? errorTypeOf(error);
-  attributes[ATTR_ERROR_TYPE] = type;
-  span.setAttribute(ATTR_ERROR_TYPE, type);
   if (described?.statusCode !== undefined) {
     attributes[ATTR_RPC_RESPONSE_STATUS_CODE] = described.statusCode;
     span.setAttribute(ATTR_RPC_RESPONSE_STATUS_CODE, described.statusCode);
+    if (isCallersMistake(side, described.statusCode)) return;
   }
+  const type = described?.type ?? errorTypeOf(error);
+  attributes[ATTR_ERROR_TYPE] = type;
+  span.setAttribute(ATTR_ERROR_TYPE, type);
   span.setStatus({ code: SpanStatusCode.ERROR, message: described?.message ?? errorMessageOf(error) });
 }
 

@@ -1,10 +1,10 @@
 import { SpanKind } from '@opentelemetry/api';
-import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import { instrumentServer } from 'otel-tool-calls/mcp';
 import {
   ATTR_GEN_AI_PROMPT_NAME,
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_MCP_METHOD_NAME,
+  ATTR_RPC_RESPONSE_STATUS_CODE,
   GEN_AI_TOOL_NAME_VALUE_UNKNOWN,
   METRIC_GEN_AI_EXECUTE_TOOL_DURATION,
   METRIC_MCP_SERVER_OPERATION_DURATION,
@@ -107,10 +107,10 @@ describe.each(SDK_LINES)('what the client invents makes no metric series on the 
       ['broken', 1],
       ['greet', 1],
     ]);
-    const errors = (await telemetry.histogramPoints(METRIC_MCP_SERVER_OPERATION_DURATION))
+    const codes = (await telemetry.histogramPoints(METRIC_MCP_SERVER_OPERATION_DURATION))
       .filter((point) => point.attributes[ATTR_GEN_AI_PROMPT_NAME] === GEN_AI_TOOL_NAME_VALUE_UNKNOWN)
-      .map((point) => point.attributes[ATTR_ERROR_TYPE]);
-    expect(errors).toEqual(['-32602']); // what McpServer answers a prompt it does not have
+      .map((point) => point.attributes[ATTR_RPC_RESPONSE_STATUS_CODE]);
+    expect(codes).toEqual(['-32602']); // what McpServer answers a prompt it does not have
     const spans = telemetry.spans().filter((span) => span.kind === SpanKind.SERVER && span.name.includes('invented'));
     expect(spans.map((span) => span.name).sort()).toEqual(['prompts/get invented-1', 'prompts/get invented-2']);
   });

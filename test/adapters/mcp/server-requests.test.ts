@@ -164,7 +164,7 @@ describe.each(SDK_LINES)('MCP requests and notifications the server sends, SDK $
     }
   }, 30_000);
 
-  it('a request the client has no handler for is its SERVER span with error.type and rpc.response.status_code -32601, as the server’s CLIENT span is', async () => {
+  it('a request the client has no handler for is its SERVER span with rpc.response.status_code -32601 and no error (the caller’s mistake, as the conventions’ server status rule says), the server’s CLIENT span an error with error.type -32601', async () => {
     const client = clientWith(sdk, {});
     const server = askingServer(sdk, async (lowLevel) => {
       try {
@@ -182,10 +182,15 @@ describe.each(SDK_LINES)('MCP requests and notifications the server sends, SDK $
     const sent = one('roots/list', SpanKind.CLIENT);
     const handled = one('roots/list', SpanKind.SERVER);
     expect(handled.parentSpanContext?.spanId).toBe(sent.spanContext().spanId);
-    for (const span of [sent, handled]) {
-      expect(span.attributes[ATTR_ERROR_TYPE]).toBe('-32601');
-      expect(span.attributes[ATTR_RPC_RESPONSE_STATUS_CODE]).toBe('-32601');
-      expect(span.status.code).toBe(SpanStatusCode.ERROR);
-    }
+    for (const span of [sent, handled]) expect(span.attributes[ATTR_RPC_RESPONSE_STATUS_CODE]).toBe('-32601');
+    expect([sent.attributes[ATTR_ERROR_TYPE], sent.status.code]).toEqual(['-32601', SpanStatusCode.ERROR]);
+    expect([handled.attributes[ATTR_ERROR_TYPE], handled.status.code]).toEqual([undefined, SpanStatusCode.UNSET]);
+    // the client's mcp.server.operation.duration: the status code, no error.type
+    const served = (await telemetry.histogramPoints(METRIC_MCP_SERVER_OPERATION_DURATION)).filter(
+      (point) => point.attributes[ATTR_MCP_METHOD_NAME] === 'roots/list',
+    );
+    expect(
+      served.map((point) => [point.attributes[ATTR_ERROR_TYPE], point.attributes[ATTR_RPC_RESPONSE_STATUS_CODE]]),
+    ).toEqual([[undefined, '-32601']]);
   }, 30_000);
 });

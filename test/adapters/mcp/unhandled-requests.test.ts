@@ -44,17 +44,18 @@ async function connected(sdk: SdkLine) {
   return client;
 }
 
+/** The handler's side of -32601: the caller's mistake, its status code and no error (server-status.test.ts). */
 function expectMethodNotFound(span: {
   attributes: Record<string, unknown>;
   status: { code: number; message?: string };
 }) {
-  expect(span.attributes[ATTR_ERROR_TYPE]).toBe('-32601');
+  expect(span.attributes[ATTR_ERROR_TYPE]).toBeUndefined();
   expect(span.attributes[ATTR_RPC_RESPONSE_STATUS_CODE]).toBe('-32601');
-  expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'Method not found' });
+  expect(span.status).toEqual({ code: SpanStatusCode.UNSET });
 }
 
 describe.each(SDK_LINES)('MCP requests the SDK answers without a handler, SDK $name', (sdk) => {
-  it('a tools/call to a server with no tools/call handler is a SERVER span tools/call {tool} with error.type and rpc.response.status_code -32601, in the client span’s trace, and one sample in each server metric', async () => {
+  it('a tools/call to a server with no tools/call handler is a SERVER span tools/call {tool} with rpc.response.status_code -32601, in the client span’s trace, and one sample in each server metric', async () => {
     const client = await connected(sdk);
     await expect(client.callTool({ name: 'weather', arguments: { city: 'Oslo' } })).rejects.toMatchObject({
       code: -32601,
@@ -75,11 +76,17 @@ describe.each(SDK_LINES)('MCP requests the SDK answers without a handler, SDK $n
     const operation = (await telemetry.histogramPoints(METRIC_MCP_SERVER_OPERATION_DURATION)).filter(
       (point) => point.attributes[ATTR_MCP_METHOD_NAME] === 'tools/call',
     );
-    expect(operation.map((point) => [point.value.count, point.attributes[ATTR_ERROR_TYPE]])).toEqual([[1, '-32601']]);
+    expect(
+      operation.map((point) => [
+        point.value.count,
+        point.attributes[ATTR_ERROR_TYPE],
+        point.attributes[ATTR_RPC_RESPONSE_STATUS_CODE],
+      ]),
+    ).toEqual([[1, undefined, '-32601']]);
     expect((await telemetry.histogramPoints(METRIC_GEN_AI_EXECUTE_TOOL_DURATION)).length).toBeGreaterThan(0);
   }, 30_000);
 
-  it('a method the client made up is a SERVER span _OTHER (the peer’s method name is not kept) with error.type and rpc.response.status_code -32601 and an operation duration sample', async () => {
+  it('a method the client made up is a SERVER span _OTHER (the peer’s method name is not kept) with rpc.response.status_code -32601 and an operation duration sample', async () => {
     const client = await connected(sdk);
     await expect(client.request({ method: 'weather/forecast', params: {} }, z.object({}))).rejects.toMatchObject({
       code: -32601,
