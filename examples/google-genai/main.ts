@@ -18,7 +18,8 @@ const api = await startFakeGeminiApi((_request, index) =>
     : { parts: [{ text: 'Rain in Oslo; Atlantis is not on the map.' }] },
 );
 
-// a CallableTool of the app's own (mcpToTool(client) is one too)
+// a CallableTool of the app's own (mcpToTool(client) is one too): it answers the whole batch, a call it
+// cannot answer with a response.error (a throw would fail every call of the batch)
 const weather: CallableTool = {
   tool: async () => ({
     functionDeclarations: [
@@ -32,8 +33,9 @@ const weather: CallableTool = {
   callTool: async (calls: FunctionCall[]): Promise<Part[]> =>
     calls.map((call) => {
       const city = (call.args as { city: string }).city;
-      if (city === 'Atlantis') throw new Error(`no weather station in ${city}`);
-      return { functionResponse: { id: call.id, name: call.name, response: { weather: `rain in ${city}` } } };
+      const response =
+        city === 'Atlantis' ? { error: `no weather station in ${city}` } : { weather: `rain in ${city}` };
+      return { functionResponse: { id: call.id, name: call.name, response } };
     }),
 };
 

@@ -11,7 +11,7 @@ describe('examples/google-genai', () => {
     expect(stdout.trimEnd().split('\n')).toEqual([
       'model: Rain in Oslo; Atlantis is not on the map.',
       'span: execute_tool get_weather gen_ai.tool.call.id=fc_1',
-      'span: execute_tool get_weather gen_ai.tool.call.id=fc_2 error.type=Error tool_call.error.outcome=reported',
+      'span: execute_tool get_weather gen_ai.tool.call.id=fc_2 error.type=tool_error tool_call.error.outcome=reported',
     ]);
   }, 120_000); // a child process under npx tsx: slow on a busy machine, never timed
 });

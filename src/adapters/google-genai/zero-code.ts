@@ -1,12 +1,10 @@
 import { InstrumentationNodeModuleDefinition, isWrapped } from '@opentelemetry/instrumentation';
 import { guarded, type PatchContext } from '../../instrumentation/patch-context.js';
 import { forwardingObject } from '../../internal/forwarding-object.js';
-import { isObserved } from '../../internal/observed-marker.js';
-import { standInCache } from '../../internal/stand-in-cache.js';
 import { declaredRange, noticeUnsupported } from '../../internal/version-range.js';
-import { isCallableTool } from './callable-tool.js';
+import type { ToolCallListener } from '../../tool-call-listener.js';
 import { GOOGLE_GENAI_VERSIONS } from './manifest.js';
-import { observedCallableTool } from './observed-callable-tool.js';
+import { observedToolList } from './observed-tool-list.js';
 
 const NAME = '@google/genai';
 type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
@@ -20,12 +18,14 @@ const GENERATE = ['generateContent', 'generateContentStream'] as const;
  * `Models` instance gets in its constructor (not methods of its prototype), so the main module's
  * `GoogleGenAI` export is replaced by a subclass whose constructor replaces them on its `models` (a
  * chat's `sendMessage` calls the same two). Each hands the original a stand-in for `params` whose
- * `config.tools` has the CallableTools in their stand-ins (made once per tool and listener): the app's
- * params, config and tools are unchanged. `instanceof GoogleGenAI` holds for what the subclass makes.
+ * `config.tools` has the CallableTools in their stand-ins, one group (observed-tool-list.ts), made
+ * once per `config.tools` array and listener (a chat's config is the same at every message; an array
+ * whose entries changed gets new ones): the app's params, config and tools are unchanged.
+ * `instanceof GoogleGenAI` holds for what the subclass makes.
  */
 export function googleGenaiModules(context: PatchContext): InstrumentationNodeModuleDefinition[] {
   const { wrap, unwrap, isEnabled, logger } = context;
-  const standIns = standInCache<object, unknown>();
+  const observedLists = observedListCache();
 
   const observedParams = (params: unknown): unknown => {
     if (!isEnabled() || params === null || typeof params !== 'object') return params;
@@ -36,12 +36,7 @@ export function googleGenaiModules(context: PatchContext): InstrumentationNodeMo
       logger,
       'Google Gen AI automatic function calling',
       () => {
-        const listener = context.listener();
-        const replaced = tools.map((tool) =>
-          isCallableTool(tool) && !isObserved(tool.callTool)
-            ? standIns(listener, tool, () => observedCallableTool(tool, listener))
-            : tool,
-        );
+        const replaced = observedLists(context.listener(), tools);
         if (replaced.every((tool, index) => tool === tools[index])) return params;
         const observedConfig = forwardingObject(config as object, new Map([['tools', replaced]]));
         return forwardingObject(params, new Map([['config', observedConfig]]));
@@ -84,4 +79,25 @@ export function googleGenaiModules(context: PatchContext): InstrumentationNodeMo
     new InstrumentationNodeModuleDefinition(NAME, [declaredRange(GOOGLE_GENAI_VERSIONS)], patch, unpatch),
     new InstrumentationNodeModuleDefinition(NAME, ['*'], noticeUnsupported(logger, NAME, GOOGLE_GENAI_VERSIONS)),
   ];
+}
+
+/** The observed list of each `config.tools` array per listener, made again when the array's entries changed. */
+function observedListCache(): (listener: ToolCallListener<unknown>, tools: readonly unknown[]) => unknown[] {
+  const byListener = new WeakMap<object, WeakMap<readonly unknown[], { entries: unknown[]; observed: unknown[] }>>();
+  return (listener, tools) => {
+    let lists = byListener.get(listener);
+    if (lists === undefined) {
+      lists = new WeakMap();
+      byListener.set(listener, lists);
+    }
+    const made = lists.get(tools);
+    if (made !== undefined && sameEntries(made.entries, tools)) return made.observed;
+    const observed = observedToolList(tools, listener);
+    lists.set(tools, { entries: [...tools], observed });
+    return observed;
+  };
+}
+
+function sameEntries(entries: readonly unknown[], tools: readonly unknown[]): boolean {
+  return entries.length === tools.length && entries.every((entry, index) => entry === tools[index]);
 }

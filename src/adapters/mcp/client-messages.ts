@@ -6,7 +6,7 @@ import type { McpSessionFacts } from './attributes.js';
 import { keepVersionOf } from './negotiated-version.js';
 import { observeOperation } from './operation-span.js';
 import { messageWithTraceContext } from './propagation.js';
-import { nextRequestId, replaceMethod } from './protocol-seam.js';
+import { isMergePending, mergesNotification, nextRequestId, replaceMethod } from './protocol-seam.js';
 
 /*
  * Every message an instrumented client sends carries its trace context: the client's own
@@ -117,7 +117,10 @@ export function sendRequest(
   return sent;
 }
 
-/** `send` (the client's original `notification`) called on `client` with `message` carrying the active context. */
+/**
+ * `send` (the client's original `notification`) called on `client` with `message` carrying the active
+ * context; a notification the SDK merges as it is (see `sendMerged`).
+ */
 export function sendNotification(
   client: object,
   send: Send,
@@ -126,12 +129,38 @@ export function sendNotification(
   operations: ClientOperations | undefined,
 ): unknown {
   if (message === null || typeof message !== 'object') return send.call(client, message, ...rest);
+  if (mergesNotification(client, message, rest[0])) return sendMerged(client, send, message, rest, operations);
   const method = (message as { method?: unknown }).method;
   if (operations === undefined || typeof method !== 'string') {
     return send.call(client, messageWithTraceContext(message), ...rest);
   }
   return observeOperation(operations.telemetry, clientOperation(operations, method, message), () =>
     send.call(client, messageWithTraceContext(message), ...rest),
+  );
+}
+
+/**
+ * A notification the SDK merges with the others of its method sent in the same tick
+ * (`debouncedNotificationMethods`: McpServer's `list_changed` of a burst of registrations). The SDK
+ * merges only a notification without params, so it is sent as it is, without the trace context:
+ * with `params._meta` it would never be merged, and each client would get, and act on, every one of
+ * them. One message stands for several calls, each in its own context: it carries none of them
+ * (docs/decisions.md). With `operations`, it is one CLIENT span as it is one message: the call that
+ * schedules it; a call merged into one already waiting adds nothing to the wire, nor a span.
+ */
+function sendMerged(
+  client: object,
+  send: Send,
+  message: object,
+  rest: readonly unknown[],
+  operations: ClientOperations | undefined,
+): unknown {
+  const method = (message as { method?: unknown }).method;
+  if (operations === undefined || typeof method !== 'string' || isMergePending(client, method)) {
+    return send.call(client, message, ...rest);
+  }
+  return observeOperation(operations.telemetry, clientOperation(operations, method, message), () =>
+    send.call(client, message, ...rest),
   );
 }
 

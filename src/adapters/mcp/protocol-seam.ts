@@ -32,6 +32,8 @@ interface ProtocolInternals {
   _requestResolvers?: unknown;
   _requestHandlerAbortControllers?: unknown;
   _requestMessageId?: unknown;
+  _options?: { debouncedNotificationMethods?: unknown } | undefined;
+  _pendingDebouncedNotifications?: unknown;
 }
 
 /** One handler Map's subscribers, by key: a key subscribes once. */
@@ -256,4 +258,36 @@ export function responseWaitersOf(protocol: unknown): Map<unknown, unknown>[] {
  */
 export function nextRequestId(protocol: object): unknown {
   return (protocol as ProtocolInternals)._requestMessageId;
+}
+
+/**
+ * Whether `protocol` merges (debounces) `notification` sent with `options`: its method is in the
+ * Protocol's `debouncedNotificationMethods` and it has no params, no related request and no related
+ * task (the condition of both SDK lines: 2.x has no related task, and a related request id of `0`
+ * is merged by 1.x alone, so such a notification is counted as merged and sent as it is either way).
+ */
+export function mergesNotification(protocol: object, notification: object, options: unknown): boolean {
+  try {
+    const methods = (protocol as ProtocolInternals)._options?.debouncedNotificationMethods;
+    if (!Array.isArray(methods) || methods.length === 0) return false;
+    const { method, params } = notification as { method?: unknown; params?: unknown };
+    if (!methods.includes(method) || params) return false;
+    const related = options as { relatedRequestId?: unknown; relatedTask?: unknown } | null | undefined;
+    return !related?.relatedRequestId && !related?.relatedTask;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether a merged notification of `method` already waits to be sent (`_pendingDebouncedNotifications`,
+ * both lines): one more of it now adds nothing to the wire. False when it cannot tell.
+ */
+export function isMergePending(protocol: object, method: unknown): boolean {
+  try {
+    const pending = (protocol as ProtocolInternals)._pendingDebouncedNotifications;
+    return pending instanceof Set && pending.has(method);
+  } catch {
+    return false;
+  }
 }
