@@ -16,6 +16,8 @@ import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from './otel/stable-semconv.j
 import { LeanNodeSdk } from './register/lean-node-sdk.js';
 import { batchSpanOptionsFromEnv } from './register/sdk-from-env.js';
 
+/** setup's default host of the Prometheus endpoint (exporter-prometheus 0.223 took every interface, 0.301 localhost). */
+const EVERY_IPV4_INTERFACE = '0.0.0.0';
 /** The Prometheus exporter's own default port. */
 const DEFAULT_PROMETHEUS_PORT = 9464;
 
@@ -43,7 +45,12 @@ export interface ToolCallTelemetryOptions {
   readonly metrics?: 'prometheus' | 'otlp' | 'none';
   /** The Prometheus endpoint's port. @default OTEL_EXPORTER_PROMETHEUS_PORT, else 9464 */
   readonly prometheusPort?: number;
-  /** The Prometheus endpoint's host. @default OTEL_EXPORTER_PROMETHEUS_HOST, else all interfaces */
+  /**
+   * The Prometheus endpoint's host. On both SDK lines every IPv4 interface by default, so that a Prometheus
+   * in a container (the compose stack's, through host.docker.internal) reaches it; exporter-prometheus 0.301
+   * alone would listen on localhost only. `'::'` for IPv6 too, `'127.0.0.1'` to keep it to this machine.
+   * @default OTEL_EXPORTER_PROMETHEUS_HOST, else '0.0.0.0'
+   */
   readonly prometheusHost?: string;
 }
 
@@ -137,7 +144,7 @@ export function startToolCallTelemetry(options: ToolCallTelemetryOptions): ToolC
   spanProcessors.push(...(options.spanProcessors ?? []));
 
   const metricReaders: SdkMetrics.MetricReader[] = [];
-  const host = options.prometheusHost ?? process.env.OTEL_EXPORTER_PROMETHEUS_HOST;
+  const host = options.prometheusHost ?? (process.env.OTEL_EXPORTER_PROMETHEUS_HOST || EVERY_IPV4_INTERFACE);
   if (metrics === 'prometheus') {
     const { PrometheusExporter } = load<typeof Prometheus>(
       '@opentelemetry/exporter-prometheus',
@@ -146,7 +153,7 @@ export function startToolCallTelemetry(options: ToolCallTelemetryOptions): ToolC
     // the exporter says a failure to listen only through diag (silent by default): metrics the user
     // then scrapes at that port are another process's
     metricReaders.push(
-      new PrometheusExporter({ port, ...(host ? { host } : {}) }, (error) => {
+      new PrometheusExporter({ port, host }, (error) => {
         if (error) console.warn(prometheusNotServed(error, host, port));
       }),
     );
@@ -198,7 +205,7 @@ export function startToolCallTelemetry(options: ToolCallTelemetryOptions): ToolC
   };
   let stopping: Promise<void> | undefined;
   return {
-    metricsUrl: metrics === 'prometheus' ? `http://${host ?? 'localhost'}:${port}/metrics` : undefined,
+    metricsUrl: metrics === 'prometheus' ? `http://${urlHost(host)}:${port}/metrics` : undefined,
     shutdown: () => {
       stopping ??= stop();
       return stopping;
@@ -206,9 +213,15 @@ export function startToolCallTelemetry(options: ToolCallTelemetryOptions): ToolC
   };
 }
 
+/** Where this machine reaches a server listening on `host`: localhost for the wildcards, IPv6 in brackets. */
+function urlHost(host: string): string {
+  if (host === EVERY_IPV4_INTERFACE || host === '::') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
 /** The one line for a Prometheus endpoint that could not listen (a port in use, a host not of this machine). */
-function prometheusNotServed(error: Error, host: string | undefined, port: number): string {
-  const where = `${host ?? 'localhost'}:${port}`;
+function prometheusNotServed(error: Error, host: string, port: number): string {
+  const where = `${urlHost(host)}:${port}`;
   if ((error as { code?: unknown }).code === 'EADDRINUSE') {
     return (
       `otel-tool-calls: no Prometheus metrics from this process: port ${port} is in use (http://${where}/metrics ` +

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -188,6 +188,59 @@ describe('startToolCallTelemetry', () => {
     expect(run.shutdownMs).toBeLessThan(EXPORTER_RETRIES_MS);
     expect(run.endedMs).toBeLessThan(EXPORTER_RETRIES_MS);
     expect(run.stderr).toEqual([expect.stringContaining('the exporters had not finished 1000 ms after shutdown()')]);
+  }, 60_000);
+
+  it('the Prometheus endpoint listens on every interface by default, on both SDK lines (a container reaches it)', async () => {
+    const port = await freePort();
+    const telemetry = startToolCallTelemetry({ serviceName: 'every-interface', traces: 'none', prometheusPort: port });
+    try {
+      expect(telemetry.metricsUrl).toBe(`http://localhost:${port}/metrics`);
+      await ToolCallListeners.wrap(
+        functionToolCallback({ name: 'lookup' }, async () => 'ok'),
+        new OpenTelemetryToolCallListener(),
+      ).call(undefined);
+      // through this machine's own non-loopback address, as a Prometheus in a container (host.docker.internal)
+      // or on another host does; 0.301's default (localhost) refuses it
+      const external = Object.values(networkInterfaces())
+        .flat()
+        .find((address) => address?.family === 'IPv4' && !address.internal)?.address;
+      if (external !== undefined) {
+        const scraped = await (await fetch(`http://${external}:${port}/metrics`)).text();
+        expect(scraped).toMatch(/gen_ai_execute_tool_duration_count\{[^}]*gen_ai_tool_name="lookup"/);
+      }
+      // and the port is taken on every interface, not only on 127.0.0.1
+      const other = createServer();
+      const bound = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
+        other.once('error', resolve);
+        other.listen(port, '0.0.0.0', () => resolve(undefined));
+      });
+      other.close();
+      expect(bound?.code).toBe('EADDRINUSE');
+    } finally {
+      await telemetry.shutdown();
+    }
+  });
+
+  it('a Prometheus port another process holds on every interface is said too (the default host)', async () => {
+    const taken = createServer((_request, response) => response.end('# the other process'));
+    await new Promise<void>((resolve) => taken.listen(0, '0.0.0.0', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const run = await runProgram(
+        `{ serviceName: 'port-taken', traces: 'none', prometheusPort: ${port} }`,
+        { OTEL_EXPORTER_PROMETHEUS_HOST: '' },
+        'console.log(await (await fetch(telemetry.metricsUrl)).text());',
+      );
+      expect(run.result).toBe('sunny');
+      expect(run.lines[1]).toBe('# the other process');
+      expect(run.stderr).toEqual([
+        `otel-tool-calls: no Prometheus metrics from this process: port ${port} is in use ` +
+          `(http://localhost:${port}/metrics is another process's); set prometheusPort or OTEL_EXPORTER_PROMETHEUS_PORT`,
+      ]);
+    } finally {
+      taken.closeAllConnections();
+      await new Promise((resolve) => taken.close(resolve));
+    }
   }, 60_000);
 
   it('a Prometheus port in use is one line on stderr naming the port and the fix, never silence', async () => {

@@ -14,6 +14,7 @@ export const ERROR_TYPE_VALUE_OTHER = '_OTHER' as const;
 
 export const ATTR_SERVICE_NAME = 'service.name' as const;
 export const ATTR_SERVICE_VERSION = 'service.version' as const;
+export const ATTR_SERVICE_INSTANCE_ID = 'service.instance.id' as const;
 
 export const ATTR_SERVER_ADDRESS = 'server.address' as const;
 export const ATTR_SERVER_PORT = 'server.port' as const;

@@ -13,7 +13,7 @@ import type * as SdkMetrics from '@opentelemetry/sdk-metrics';
 import type { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import type * as SdkTrace from '@opentelemetry/sdk-trace';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace';
-import { ATTR_SERVICE_NAME } from '../otel/stable-semconv.js';
+import { ATTR_SERVICE_INSTANCE_ID, ATTR_SERVICE_NAME } from '../otel/stable-semconv.js';
 import { LazyLoggerProvider, logsExportersFromEnv } from './lazy-logger-provider.js';
 import {
   defaultPropagator,
@@ -103,6 +103,10 @@ export class LeanNodeSdk {
         resources.resourceFromAttributes({ [ATTR_SERVICE_NAME]: configuration.serviceName }),
       );
     }
+    // Intentional, unlike NodeSDK: every process its own service.instance.id
+    this.resource = this.resource.merge(
+      resources.resourceFromAttributes({ [ATTR_SERVICE_INSTANCE_ID]: this.serviceInstanceId(resources) }),
+    );
 
     // while the SDK's own metrics are unstable, they are opt-in (as in NodeSDK)
     const sdkMetricsEnabled = core.getBooleanFromEnv('OTEL_NODE_EXPERIMENTAL_SDK_METRICS');
@@ -149,6 +153,23 @@ export class LeanNodeSdk {
       this.loggerProvider = new LazyLoggerProvider(load, exporters, this.resource, selfObsMeterProvider);
       this.loggerProvider.register();
     }
+  }
+
+  /**
+   * The app's `service.instance.id` (the configured resource's, else `OTEL_RESOURCE_ATTRIBUTES`'), else a
+   * random UUID, as the resource conventions recommend. NodeSDK sets none on the 2.x line, and on the 3.x
+   * line lets its detector's random one override the app's configured one: replicas of a service that set
+   * none then write one metric series (a push backend keys series on the instance), and their counts
+   * overwrite each other. Read from those two sources, never from the detected resource, whose attributes
+   * may still be pending (host.id).
+   */
+  private serviceInstanceId(resources: typeof Resources): string {
+    const own =
+      this.configuration.resource?.attributes[ATTR_SERVICE_INSTANCE_ID] ??
+      (resources.envDetector.detect() as { attributes?: Record<string, unknown> }).attributes?.[
+        ATTR_SERVICE_INSTANCE_ID
+      ];
+    return typeof own === 'string' && own !== '' ? own : globalThis.crypto.randomUUID();
   }
 
   /** Exports what the providers hold, and goes on (NodeSDK has none: its providers' `forceFlush`). */

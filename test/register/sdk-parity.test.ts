@@ -13,6 +13,7 @@ import { sdkLine } from './run-app.js';
 
 /** Each package as register loads it: the copies sdk-node depends on. */
 const load = <Module>(name: string) => loadOptionalPackage<Module>(name, 'sdk-parity test', '@opentelemetry/sdk-node');
+const resources = load<typeof import('@opentelemetry/resources')>('@opentelemetry/resources');
 const { NodeSDK } = loadOptionalPackage<typeof import('@opentelemetry/sdk-node')>(
   '@opentelemetry/sdk-node',
   'sdk-parity test',
@@ -221,11 +222,8 @@ async function registeredBy(
       ),
       propagatorFields: propagation.fields(),
       loggerProvider: configurationOf(globalLoggerProvider()),
-      // a random id each start
-      resource: resource && {
-        ...resource.attributes,
-        'service.instance.id': typeof resource.attributes['service.instance.id'],
-      },
+      // service.instance.id: the one difference by design, tested on its own below
+      resource: resource && { ...resource.attributes, 'service.instance.id': undefined },
       diag: messages.filter((message) => !message.includes('Accessing resource attributes')),
     };
     // with no collector, what an exporter still holds is dropped at once
@@ -254,6 +252,52 @@ describe(`the lean start is NodeSDK's, on the SDK ${sdkLine}.x line`, () => {
       expect(lean).toEqual(node);
     });
   }
+
+  // a difference by design: every process has its own instance, the app's own when it sets one
+  it.each([
+    ['none set', {}, undefined],
+    ['in OTEL_RESOURCE_ATTRIBUTES', { OTEL_RESOURCE_ATTRIBUTES: 'service.instance.id=replica-7' }, 'replica-7'],
+    ['none set, every detector on', { OTEL_NODE_RESOURCE_DETECTORS: 'all' }, undefined],
+    ['none set, no detector', { OTEL_NODE_RESOURCE_DETECTORS: 'none' }, undefined],
+  ])('intentional: the lean start gives each process a service.instance.id (%s)', async (_, env, expected) => {
+    const instanceOf = async (make: () => { start(): void; shutdown(): Promise<void> }) => {
+      const saved = { ...process.env };
+      for (const name of Object.keys(process.env)) if (name.startsWith('OTEL_')) delete process.env[name];
+      Object.assign(process.env, NOWHERE, env);
+      const sdk = make();
+      try {
+        sdk.start();
+        const resource = globalTracerProvider()?._resource;
+        await resource?.waitForAsyncAttributes?.();
+        return resource?.attributes['service.instance.id'];
+      } finally {
+        await Promise.race([sdk.shutdown().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 1000))]);
+        process.env = saved;
+        trace.disable();
+        metrics.disable();
+        propagation.disable();
+        context.disable();
+        logsApi().disable();
+      }
+    };
+    const first = await instanceOf(() => new LeanNodeSdk({}, load));
+    const second = await instanceOf(() => new LeanNodeSdk({}, load));
+    if (expected === undefined) {
+      expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(second).not.toBe(first);
+    } else {
+      expect([first, second]).toEqual([expected, expected]);
+    }
+    // the configured resource's (setup's resourceAttributes) wins over the variables and the detectors
+    const configured = await instanceOf(
+      () =>
+        new LeanNodeSdk(
+          { resource: resources.resourceFromAttributes({ 'service.instance.id': 'configured-1' }) },
+          load,
+        ),
+    );
+    expect(configured).toBe('configured-1');
+  });
 
   // the one difference, by design: an app that writes no OpenTelemetry logs (most agents) never loads the logs SDK
   it("intentional: the lean start's logger provider makes the logs SDK when a logger is first asked for", async () => {
