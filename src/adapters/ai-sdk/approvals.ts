@@ -1,8 +1,10 @@
 import { takesDecisions } from '../../internal/takes-decisions.js';
 import { tellDecision } from '../../internal/tell-decision.js';
+import { GEN_AI_TOOL_NAME_VALUE_UNKNOWN } from '../../otel/semconv.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_AI_SDK } from '../frameworks.js';
 import { rememberAsked, takeWaitSeconds } from './approval-waits.js';
+import { conversationKey } from './conversation-key.js';
 
 /*
  * The AI SDK's tool approvals (`needsApproval` on a tool) as decisions (`ToolCallListener.onDecision`).
@@ -12,7 +14,9 @@ import { rememberAsked, takeWaitSeconds } from './approval-waits.js';
  * `needsApproval` again first) and tells the model a denied one was denied. `require_approval` is
  * seen where the SDK asks (the tool's `needsApproval`, observed by `wrapTools`), once per call;
  * `allow` / `deny` where the SDK reads the app's answer (the messages: `observeToolCalls`, zero-code),
- * with the wait since the question when this process asked it (approval-waits.ts).
+ * with the wait since the question when this process asked it (approval-waits.ts). The answer's tool
+ * name is the client's (the messages it sends back): one the app's tools do not have is `_unknown`,
+ * as a tool name the model invents is in the metrics, so that a client opens no series of its own.
  */
 
 type NeedsApproval = (input: unknown, options: { toolCallId?: unknown; messages?: unknown }) => unknown;
@@ -53,7 +57,7 @@ function tellAsked(
 ) {
   const toolCallId = typeof options?.toolCallId === 'string' ? options.toolCallId : undefined;
   if (toolCallId !== undefined && approvalRequestsOf(options.messages).has(toolCallId)) return;
-  if (toolCallId !== undefined) rememberAsked(toolCallId);
+  if (toolCallId !== undefined) rememberAsked(toolCallId, conversationKey(options.messages));
   tellDecision(listener, { toolName: name, outcome: 'require_approval', toolCallId, framework: FRAMEWORK_AI_SDK });
 }
 
@@ -74,7 +78,8 @@ export function tellApprovalResponses(options: object, listener: ToolCallListene
   try {
     const { messages, prompt } = options as { messages?: unknown; prompt?: unknown };
     const list = Array.isArray(messages) ? messages : Array.isArray(prompt) ? prompt : undefined;
-    const last = list?.[list.length - 1] as { role?: unknown; content?: unknown } | undefined;
+    if (list === undefined) return;
+    const last = list[list.length - 1] as { role?: unknown; content?: unknown } | undefined;
     if (last?.role !== 'tool' || !Array.isArray(last.content)) return;
     const responses = (last.content as Part[]).filter((part) => part?.type === 'tool-approval-response');
     if (responses.length === 0) return;
@@ -83,12 +88,15 @@ export function tellApprovalResponses(options: object, listener: ToolCallListene
     );
     const requests = approvalRequestsOf(list);
     const names = toolNamesOf(list);
+    const { tools } = options as { tools?: unknown };
     for (const response of responses) {
       const toolCallId = [...requests].find(([, approvalId]) => approvalId === response.approvalId)?.[0];
       if (toolCallId === undefined || answered.has(toolCallId)) continue;
-      const waitSeconds = typeof toolCallId === 'string' ? takeWaitSeconds(toolCallId) : undefined;
+      // the conversation as the question saw it: the messages before the one that holds the request
+      const conversation = conversationKey(list, messageHolding(list, response.approvalId));
+      const waitSeconds = takeWaitSeconds(toolCallId, conversation);
       tellDecision(listener, {
-        toolName: names.get(toolCallId) ?? 'unknown',
+        toolName: appToolName(tools, names.get(toolCallId)),
         outcome: response.approved === true ? 'allow' : 'deny',
         toolCallId,
         framework: FRAMEWORK_AI_SDK,
@@ -98,6 +106,24 @@ export function tellApprovalResponses(options: object, listener: ToolCallListene
   } catch {
     // messages the SDK will reject itself: no decision to tell
   }
+}
+
+/** `name` when it is one of the app's `tools` (own keys, as the SDK finds a tool); else `_unknown`. */
+function appToolName(tools: unknown, name: string | undefined): string {
+  if (name === undefined || tools === null || typeof tools !== 'object') return GEN_AI_TOOL_NAME_VALUE_UNKNOWN;
+  return Object.hasOwn(tools, name) ? name : GEN_AI_TOOL_NAME_VALUE_UNKNOWN;
+}
+
+/** The index of the assistant message that holds the `tool-approval-request` of `approvalId`. */
+function messageHolding(messages: readonly unknown[], approvalId: unknown): number {
+  return messages.findIndex(
+    (message) =>
+      (message as { role?: unknown } | null)?.role === 'assistant' &&
+      Array.isArray((message as { content?: unknown }).content) &&
+      ((message as { content: Part[] }).content as Part[]).some(
+        (part) => part?.type === 'tool-approval-request' && part.approvalId === approvalId,
+      ),
+  );
 }
 
 /** The `tool-approval-request` parts of the assistant messages: tool call id → approval id. */

@@ -61,26 +61,42 @@ export const sendEmail = tool({
 /** How long the human takes to answer, between the two turns. */
 export const HUMAN_WAIT_MS = 50;
 
+type Options = (messages: ModelMessage[]) => Parameters<typeof generateText>[0];
+
 /** The two turns: the model asks, the app denies call_1 and grants call_2 after a human's wait. */
-export async function askDenyGrant(
-  generate: typeof generateText,
-  options: (messages: ModelMessage[]) => Parameters<typeof generateText>[0],
-) {
+export async function askDenyGrant(generate: typeof generateText, options: Options) {
   sent.length = 0;
   asked.length = 0;
-  const messages: ModelMessage[] = [{ role: 'user', content: 'Email both users' }];
+  const answer = await askApprovals(generate, options, 'Email both users');
+  await sleep(HUMAN_WAIT_MS);
+  await answer();
+}
+
+/**
+ * The first turn of a conversation that opens with `userText`: the model asks approval of call_1 and
+ * call_2. Returns its second turn, which denies call_1 and grants call_2; `edit` may change the messages
+ * the client sends back (as a client can).
+ */
+export async function askApprovals(
+  generate: typeof generateText,
+  options: Options,
+  userText: string,
+): Promise<(edit?: (messages: ModelMessage[]) => void) => Promise<void>> {
+  const messages: ModelMessage[] = [{ role: 'user', content: userText }];
   const first = await generate(options(messages));
   const requests = first.content.filter((part) => part.type === 'tool-approval-request');
   expect(requests.map((part) => part.toolCall.toolCallId)).toEqual(['call_1', 'call_2']);
-  await sleep(HUMAN_WAIT_MS);
-  messages.push(...first.response.messages, {
-    role: 'tool',
-    content: requests.map((part) => ({
-      type: 'tool-approval-response' as const,
-      approvalId: part.approvalId,
-      approved: part.toolCall.toolCallId === 'call_2',
-    })),
-  });
-  const second = await generate(options(messages));
-  expect(second.text).toBe('done');
+  return async (edit) => {
+    messages.push(...first.response.messages, {
+      role: 'tool',
+      content: requests.map((part) => ({
+        type: 'tool-approval-response' as const,
+        approvalId: part.approvalId,
+        approved: part.toolCall.toolCallId === 'call_2',
+      })),
+    });
+    edit?.(messages);
+    const second = await generate(options(messages));
+    expect(second.text).toBe('done');
+  };
 }
