@@ -1,3 +1,4 @@
+import { constants } from 'node:os';
 import { type LoopCallbacksWatch, watchLoopCallbacks } from './loop-callbacks.js';
 import { withoutKeepingAlive } from './without-keeping-alive.js';
 
@@ -42,6 +43,14 @@ const EXIT_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
  *   until then is flushed at its exit as above, and that flush is bounded by `timeoutMs` as any
  *   other. The flush of the signal keeps nothing alive (`withoutKeepingAlive`): an exporter that
  *   retries a collector that is down would otherwise hold the app's exit back for 10 s.
+ *   An app may end by the signal after all: its handler, gone, raises it again (`signal-exit` does it
+ *   at once, most graceful-shutdown helpers once they have drained). Nothing handles that one, and
+ *   Node would end the process at `process.kill` with nothing flushed: from the first signal on,
+ *   such a `process.kill` of the app's own process is carried out after the flush at exit (the SDK
+ *   shut down, `timeoutMs` at most), so the process ends by the signal, with what it recorded before
+ *   the signal and during its drain exported (`killAfterTheFlush`). Its listener count is what the
+ *   app's code sees as without register: a listener of register's own kept for the second signal
+ *   would make `signal-exit` leave the signal to it, and the app would not end.
  *
  * `telemetry.shutdown` is the one flush at exit: what must end before it (an open session) goes
  * in it, before the SDK's own.
@@ -72,17 +81,47 @@ export function flushAtExit(telemetry: ExitTelemetry, timeoutMs: number): void {
     wrapBeforeExit(exitAfterTheFlush, () => exiting);
   }
 
+  const kill = process.kill;
+  let raisedAfterTheFlush = false;
   for (const signal of EXIT_SIGNALS) {
     process.once(signal, () => {
       // this listener is gone already: what is left is the app's
       if (process.listenerCount(signal) > 0) {
         void withoutKeepingAlive(() => telemetry.forceFlush()).catch(() => undefined);
+        if (!raisedAfterTheFlush) {
+          raisedAfterTheFlush = true;
+          process.kill = killAfterTheFlush(kill, () => within(timeoutMs, shutdown()));
+        }
         return;
       }
       // no handler of the app's own: end as the signal would have without this module
-      void within(timeoutMs, shutdown()).then(() => process.kill(process.pid, signal));
+      void within(timeoutMs, shutdown()).then(() => Reflect.apply(kill, process, [process.pid, signal]));
     });
   }
+}
+
+/**
+ * `process.kill` where a signal of `EXIT_SIGNALS` raised at this very process with nothing listening
+ * for it (it would end the process at once) waits for `flush` first; any other call is `kill`'s.
+ */
+function killAfterTheFlush(kill: typeof process.kill, flush: () => Promise<void>): typeof process.kill {
+  return function killAfterTheFlush(this: unknown, ...args: Parameters<typeof process.kill>) {
+    const [pid, signal = 'SIGTERM'] = args;
+    const name = typeof signal === 'number' ? signalName(signal) : signal;
+    const endsTheProcess =
+      (typeof pid === 'number' || typeof pid === 'string') &&
+      Number(pid) === process.pid &&
+      (EXIT_SIGNALS as readonly unknown[]).includes(name) &&
+      process.listenerCount(name as NodeJS.Signals) === 0;
+    if (!endsTheProcess) return Reflect.apply(kill, this, args);
+    void flush().then(() => Reflect.apply(kill, process, args));
+    return true;
+  } as typeof process.kill;
+}
+
+/** The name of signal number `signal` (`15`: `SIGTERM`). */
+function signalName(signal: number): string | undefined {
+  return Object.entries(constants.signals).find(([, number]) => number === signal)?.[0];
 }
 
 /** What register flushes: its SDK, and what must end before the SDK's flush at exit. */

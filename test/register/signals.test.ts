@@ -38,6 +38,23 @@ describe('otel-tool-calls/register: an app that handles SIGTERM itself', () => {
     },
   );
 
+  it.each([
+    ['at-once', 'in its handler (signal-exit)', ['execute_tool echo']],
+    ['after-drain', 'after its drain (graceful-shutdown helpers)', ['execute_tool echo', 'execute_tool echo']],
+  ])(
+    'raising SIGTERM again %s, %s: it ends by the signal, the tool calls before the signal and of its drain exported first',
+    async (reraise, _when, spans) => {
+      const run = await runUnderRegister('reraises-on-signal.mjs', { env: { RERAISE: reraise }, whenPrinted: sigterm });
+      expect(run.stderr).toBe('');
+      expect({ code: run.code, signal: run.signal }).toEqual({ code: null, signal: 'SIGTERM' });
+      expect(run.stdout).toBe(reraise === 'at-once' ? 'ready\ndraining\n' : 'ready\ndraining\ndrained\n');
+      expect(toolSpans(run).map((span) => span.name)).toEqual(spans);
+      // the flush at exit, with every call: cumulative, its last point counts them all
+      const durations = run.metrics.filter((metric) => metric.name === METRIC_GEN_AI_EXECUTE_TOOL_DURATION);
+      expect(durations.at(-1)?.total).toBe(spans.length);
+    },
+  );
+
   it('with the collector down, it exits within OTEL_TOOL_CALLS_SHUTDOWN_TIMEOUT_MS once it ends, not after the exporters retries of the flush the signal started', async () => {
     const run = await runUnderRegister('drains-on-signal.mjs', {
       // nothing listens there: each export is refused, and retried with backoff for 10 s
