@@ -12,13 +12,15 @@
  * `OTEL_TOOL_CALLS_SDK=node-sdk`: NodeSDK itself, `register/register-sdk.ts`),
  * gives way to an SDK the app starts itself
  * (`register/app-sdk.ts`), and flushes at exit, for `OTEL_TOOL_CALLS_SHUTDOWN_TIMEOUT_MS` at most,
- * so that the app ends as it would without it (`register/exit-flush.ts`).
+ * so that the app ends as it would without it (`register/exit-flush.ts`). Its diagnostics
+ * (`OTEL_LOG_LEVEL`) go to stderr, every level (`register/stderr-diagnostics.ts`).
  * `OTEL_SDK_DISABLED=true` turns it all off: nothing is patched. Only the main thread is
  * instrumented.
  *
  * @module
  */
 import { isMainThread } from 'node:worker_threads';
+import type * as Core from '@opentelemetry/core';
 import { hookFrameworkModulesOnce } from './instrumentation/esm-loader-hook.js';
 import { ToolCallsInstrumentation } from './instrumentation/tool-calls-instrumentation.js';
 import { loadOptionalPackage } from './internal/optional-package.js';
@@ -28,6 +30,7 @@ import { startGivingWayToTheAppsSdk } from './register/app-sdk.js';
 import { zeroCodeReach } from './register/esm-hooks.js';
 import { flushAtExit } from './register/exit-flush.js';
 import { registerSdk } from './register/register-sdk.js';
+import { withDiagnosticsOnStderr } from './register/stderr-diagnostics.js';
 
 // Not in other threads: Node runs `--require` preloads in the module hooks' own thread too, and
 // an app's worker threads would each start an SDK of their own.
@@ -48,7 +51,12 @@ function start(): void {
     instrumentation = new ToolCallsInstrumentation({ enabled: false });
     return [instrumentation];
   };
-  const sdk = registerSdk(load, makeInstrumentation);
+  // its diagnostics (OTEL_LOG_LEVEL) on stderr: stdout is the app's (a stdio MCP server's JSON-RPC)
+  const core = load<typeof Core>('@opentelemetry/core');
+  const sdk = withDiagnosticsOnStderr(
+    () => registerSdk(load, makeInstrumentation),
+    (value) => core.diagLogLevelFromString(value),
+  );
   // read after the SDK's constructor has set the diag logger (OTEL_LOG_LEVEL): a bad value is warned about
   const timeoutMs = shutdownTimeoutMs();
   startGivingWayToTheAppsSdk(() => sdk.start(), {
