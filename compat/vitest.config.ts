@@ -97,6 +97,7 @@ const ZERO_CODE_SUITE = [
   'test/register/before-exit.test.ts',
   'test/register/decisions.test.ts',
   'test/register/default-variables.test.ts',
+  'test/register/diagnostics.test.ts',
   'test/register/hooks-after-sdk.test.ts',
   'test/register/lean-start.test.ts',
   'test/register/lifecycle.test.ts',
