@@ -96,7 +96,7 @@ describe.each(prometheusBinaries)('Tool calls dashboard on a real Prometheus: $l
     for (const name of named) expect(titles, name).toContain(name);
   });
 
-  it('links a tool to its traces in Jaeger by service and gen_ai.tool.name (rejected calls: by error.type)', () => {
+  it('links a tool to its traces in Jaeger by service and gen_ai.tool.name (rejected calls: by error.type, and an MCP server’s refusals by rpc.response.status_code)', () => {
     const links = dashboard.panels.flatMap(linksOf);
     const explore = links.map((link) => link.url).filter((url) => url.startsWith('/explore?'));
     expect(explore.length).toBeGreaterThanOrEqual(4);
@@ -109,18 +109,21 @@ describe.each(prometheusBinaries)('Tool calls dashboard on a real Prometheus: $l
       ).traces!;
       expect(pane.datasource).toBe('jaeger');
       expect(pane.queries[0]).toMatchObject({ queryType: 'search', service: 'x' });
-      expect(['gen_ai.tool.name=x', 'error.type=x']).toContain(pane.queries[0]!.tags);
+      expect(['gen_ai.tool.name=x', 'error.type=x', 'rpc.response.status_code=x']).toContain(pane.queries[0]!.tags);
       expect(panes).toMatch(/"service":"\$\{__(field\.labels|data\.fields)\.service_name:percentencode\}"/);
-      expect(panes).toMatch(/(gen_ai\.tool\.name|error\.type)=\$\{__/);
+      expect(panes).toMatch(/(gen_ai\.tool\.name|error\.type|rpc\.response\.status_code)=\$\{__/);
     }
     // a rejected call to a tool the app does not have is `_unknown` in metrics but keeps its name on the
-    // span: the panel of rejected calls finds their traces by error.type, not by the tool name
+    // span: the panel of rejected calls finds their traces by error.type, not by the tool name; an MCP
+    // server's span of a -32601/-32602 refusal has no error.type (the caller's mistake, the MCP
+    // conventions' server status rule): two more links find it by rpc.response.status_code, the same code
     const modelErrors = dashboard.panels.find((panel) => panel.title === 'Tool calls the model got wrong');
     expect(modelErrors).toBeDefined();
     const modelErrorLinks = linksOf(modelErrors!).map((link) => decodeURIComponent(link.url));
-    expect(modelErrorLinks).toHaveLength(2);
+    expect(modelErrorLinks).toHaveLength(4);
+    expect(modelErrorLinks.filter((url) => url.includes('error.type'))).toHaveLength(2);
+    expect(modelErrorLinks.filter((url) => url.includes('rpc.response.status_code'))).toHaveLength(2);
     for (const url of modelErrorLinks) {
-      expect(url).toContain('error.type');
       expect(url).toMatch(/\$\{__field\.labels\.error_type:percentencode\}/);
       expect(url).not.toContain('gen_ai.tool.name');
     }
