@@ -57,4 +57,26 @@ describe('zero-code: the MCP operations that are not tool calls', () => {
     },
     60_000,
   );
+
+  // the MCP SDK's own suite (mcpserver:list-changed:debounce) under zero-code got three of each
+  it.each(
+    [
+      ['mcp-debounce.mjs', '1.x'],
+      ['mcp-debounce-v2.mjs', '2.x'],
+    ].filter(([, line]) => sdkLine === 2 || line === '1.x'),
+  )(
+    '%s (SDK %s): debounced notifications still merge: a burst of registrations on an McpServer with debouncedNotificationMethods reaches the client as one list_changed of each kind, as without register, one CLIENT and one SERVER span each',
+    async (fixture, _line) => {
+      const run = await runUnderRegister(fixture);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('{"tools":1,"resources":1,"prompts":1}\n');
+      for (const kind of ['tools', 'resources', 'prompts']) {
+        const name = `notifications/${kind}/list_changed`;
+        const kinds = run.spans.filter((span) => span.name === name).map((span) => span.kind);
+        expect([name, kinds.sort()]).toEqual([name, [SPAN_KIND_SERVER, SPAN_KIND_CLIENT]]);
+      }
+    },
+    60_000,
+  );
 });
