@@ -23,10 +23,11 @@ const instrumentedClients = new WeakMap<object, ToolCallListener<unknown>>();
 /**
  * Observes every `callTool` of an MCP `Client` (`@modelcontextprotocol/sdk` 1.x or
  * `@modelcontextprotocol/client` 2.x), as a remote call (`ToolCallInfo.remote`, side `client`), and
- * sends the active trace context with every request and notification of the client, in
- * `params._meta` (the fields the global propagator writes) of a stand-in for the app's params: the
- * app's objects are untouched and read through as they are. Returns the same client; instrumenting it
- * again is a no-op (combine listeners with `ToolCallListeners.composite` instead).
+ * sends the active trace context with every request and notification of the client (but one the SDK
+ * merges: client-messages.ts), in `params._meta` (the fields the global propagator writes) of a
+ * stand-in for the app's params: the app's objects are untouched and read through as they are.
+ * Returns the same client; instrumenting it again is a no-op (combine listeners with
+ * `ToolCallListeners.composite` instead).
  *
  * The JSON-RPC request id is assigned inside the SDK when the request is sent, after the listener's
  * `beforeCall`: it is set on the call's span then (`jsonrpc.request.id`), not in `ToolCallInfo`.
