@@ -1,8 +1,7 @@
-import { sliceWellFormed } from './bounded-text.js';
+import { CUT, cutJson, MIN_CUT_LENGTH } from './json-cut.js';
 
 /** Thrown inside the serializer when the output is full, to unwind at once. */
 const FULL = Symbol('full');
-const ELLIPSIS = '…';
 const MAX_DEPTH = 64;
 /** Records with at most this many primitive members are handed to the native `JSON.stringify`. */
 const SMALL_CONTAINER = 16;
@@ -29,8 +28,11 @@ interface Head {
 }
 
 /**
- * JSON text of `value`, at most `maxLength` characters (a cut ends with `…`, never in the middle
- * of a surrogate pair). The work is bounded by the output, not by the input: the walk stops as
+ * JSON text of `value`, at most `maxLength` characters, and valid JSON when `maxLength` is at least
+ * `MIN_CUT_LENGTH` (3): a value that does not fit is cut inside, and the cut is marked (a string
+ * cut short ends with `…`, an array gets a last element `"…"`, an object a last member `"…":"…"`;
+ * json-cut.ts), never in the middle of a surrogate pair; below 3, a cut value is `…`. The work is
+ * bounded by the output, not by the input: the walk stops as
  * soon as `maxLength` characters are written, and a long string is sliced before it is escaped, so
  * a 50 MB argument costs about what a 5 KB one does. Small flat records and runs of them (an array
  * of records, a list of numbers) are serialized by the native `JSON.stringify` in one call, which
@@ -222,7 +224,9 @@ export function boundedJson(value: unknown, maxLength: number): string {
     if (error !== FULL) throw error;
   }
   const text = out.join('');
-  return full ? `${sliceWellFormed(text, maxLength - 1)}${ELLIPSIS}` : text;
+  if (!full) return text;
+  // the first maxLength + 1 characters of the JSON: closed where they are cut (json-cut.ts)
+  return cutJson(text, maxLength) ?? (maxLength >= MIN_CUT_LENGTH ? `"${CUT}"` : CUT);
 }
 
 /**

@@ -18,7 +18,7 @@ import { IGNORES_DECISIONS_KEY as IGNORES_DECISIONS } from '../internal/protocol
 import type { ToolCallDecision, ToolCallInfo, ToolCallListener } from '../tool-call-listener.js';
 import { VERSION } from '../version.js';
 import { boundedAttribute, boundedAttributes } from './bounded-text.js';
-import { captureContent } from './content-capture.js';
+import { captureContent, contentText, redactContent } from './content-capture.js';
 import { emitDecision } from './decision-log.js';
 import { decideErrorPolicy } from './error-policy.js';
 import { isErrorLike } from './error-type.js';
@@ -35,7 +35,7 @@ import {
 } from './outer-tool-call.js';
 import { exceptionOf, inputRejectedMessage, quotesArguments } from './rejected-input.js';
 import { type McpSide, mcpOperationAttributes, mcpSideOf, recordMcpOperationSample } from './remote-call-metrics.js';
-import { RepeatedCalls } from './repeated-calls.js';
+import { RepeatedCalls, repeatKey, repeatKeyOfCaptured } from './repeated-calls.js';
 import { defaultFormatError, resolveOptions } from './resolve-options.js';
 import { resultSize } from './result-size.js';
 import {
@@ -111,13 +111,11 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     const tracerProvider = this.options.tracerProvider ?? trace.getTracerProvider();
     this.tracer = tracerProvider.getTracer(SCOPE_NAME, VERSION);
     this.globalTracerProvider = tracerProvider instanceof ProxyTracerProvider ? tracerProvider : undefined;
-    this.repeatedCalls = this.options.recordRepeatedCalls
-      ? new RepeatedCalls(this.options.maxContentLength)
-      : undefined;
+    this.repeatedCalls = this.options.recordRepeatedCalls ? new RepeatedCalls() : undefined;
     this.joins = new ToolCallJoins({
       tracer: this.tracer,
       attributes: (name, call, toolType, extra) => this.spanAttributes(name, call, toolType, extra),
-      captureArguments: (span, name, toolInput) => this.captureArguments(span, name, toolInput),
+      captureArguments: (span, state) => this.captureArguments(span, state),
       writeFailure: (span, state, time) => this.writeFailure(span, state, time),
     });
     const { meterProvider, onSpanStart, onSpanEnd } = this.options;
@@ -183,15 +181,15 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
         const joined = this.joins.join(outer, state, call, extra, explicitType !== undefined);
         // another tracer's span stands for the call: it is this call's; a call of this package's own
         // stands for it: that call counted it
-        if (joined.joined?.owner === 'other') this.countRepeat(joined, toolInput);
+        if (joined.joined?.owner === 'other') this.countRepeat(joined);
         return joined;
       }
       // read only for a span of its own: a call that joins one does not end it
       state.spanStartTime = wallClockNow();
       const span = this.startSpan(state, call, extra, parent);
       state.span = span;
-      this.captureArguments(span, name, toolInput);
-      if (this.repeatedCalls !== undefined) this.countRepeat(state, toolInput);
+      this.captureArguments(span, state);
+      if (this.repeatedCalls !== undefined) this.countRepeat(state);
       // a call nested in this one (the same tool observed twice) joins it while it is open: through
       // its span, or, with no tracer provider (an invalid span context), through the body's context
       if (hasValidContext(span)) {
@@ -266,15 +264,20 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     return executeToolAttributes(name, call, toolType, extra, this.agentName);
   }
 
-  // only for a recording span: no serialization when nothing is exported
-  private captureArguments(span: Span, name: string, toolInput: unknown): void {
+  /**
+   * The call's arguments on `span` (its own, or the one it joined), only for a recording span: no
+   * serialization when nothing is exported. The text of the arguments as given (no `redact`, or one that
+   * gave them back) is kept for the repeat key, so that each getter is read once (countRepeat).
+   */
+  private captureArguments(span: Span, state: ToolCallSpanState): void {
     const { options } = this;
     if (!options.captureContent || !span.isRecording()) return;
+    const { toolName: name, toolInput } = state;
     try {
-      span.setAttribute(
-        ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
-        captureContent(toolInput, { kind: 'arguments', toolName: name }, options.redact, options.maxContentLength),
-      );
+      const redacted = redactContent(toolInput, { kind: 'arguments', toolName: name }, options.redact);
+      const text = contentText(redacted, options.maxContentLength);
+      span.setAttribute(ATTR_GEN_AI_TOOL_CALL_ARGUMENTS, text);
+      if (redacted === toolInput) state.argumentsText = text;
     } catch (error) {
       logger.error(`could not capture the arguments of '${name}'`, error);
     }
@@ -284,15 +287,23 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
    * A call that repeats an earlier one of its trace: `tool_call.repeat.count` on its span, one
    * `tool_call.repeats`. No trace (a span with no id: no SDK), nothing counted; a call that starts its
    * trace (no parent span) follows no call of it, and is not remembered: only a call nested in it
-   * could repeat it.
+   * could repeat it. The arguments' key is made now, while the call starts (repeated-calls.ts): the
+   * table never holds the arguments themselves. Their captured text, when there is one, is read back
+   * rather than the arguments read a second time.
    */
-  private countRepeat(state: ToolCallSpanState, toolInput: unknown): void {
+  private countRepeat(state: ToolCallSpanState): void {
     const { repeatedCalls } = this;
     if (repeatedCalls === undefined || trace.getSpan(state.parent) === undefined) return;
     try {
       const { traceId } = state.span.spanContext();
       if (traceId === INVALID_TRACEID) return;
-      const before = repeatedCalls.before(traceId, state.toolName, toolInput);
+      const { maxContentLength } = this.options;
+      const captured = state.argumentsText;
+      const key =
+        captured === undefined
+          ? repeatKey(state.toolInput, maxContentLength)
+          : repeatKeyOfCaptured(captured, maxContentLength);
+      const before = repeatedCalls.before(traceId, state.toolName, key);
       if (before === 0) return;
       state.span.setAttribute(ATTR_TOOL_CALL_REPEAT_COUNT, before);
       this.metrics.repeat(state.metricToolName);

@@ -2,76 +2,120 @@ import { canonicalJson } from './canonical-json.js';
 
 /** The traces remembered: the most recent ones (a trace that comes back after this many others starts anew). */
 export const MAX_TRACES = 1024;
+/**
+ * Entries remembered in all, a tool in a trace counting 2 (its name and its first arguments), other
+ * arguments of it 1: past it, the oldest traces are forgotten. With `MAX_KEPT_KEY_LENGTH` and the
+ * 256-character bound on names, what bounds the table's memory whoever picks the trace ids, the names
+ * and the arguments (an MCP server's peer picks all three): about 4 MB at worst (docs/opentelemetry.md).
+ */
+export const MAX_ENTRIES = 8192;
+/** A tool's entries: its name and its first arguments' key. */
+const TOOL_ENTRIES = 2;
 /** Distinct tool names remembered per trace, and distinct arguments per name: later ones are not counted. */
 const MAX_NAMES_PER_TRACE = 64;
 const MAX_ARGUMENTS_PER_NAME = 64;
 /** Canonical arguments up to this length are kept as they are; longer ones as a 53-bit hash. */
 const MAX_KEPT_KEY_LENGTH = 128;
 
-/** A tool's calls in one trace. */
+/**
+ * A call's arguments as the table compares them: their canonical JSON (object keys sorted, within
+ * the content bound), kept as it is when short, else its 53-bit hash. Never the arguments themselves:
+ * a caller's objects (a peer's 512 KB arguments) are not kept alive by the table.
+ */
+export type RepeatKey = string | number;
+
+/** The key of a call's arguments: their canonical JSON within `maxLength` characters (canonical-json.ts). */
+export function repeatKey(toolInput: unknown, maxLength: number): RepeatKey {
+  return keyOfText(canonicalJson(toolInput, maxLength));
+}
+
+/**
+ * The key of a call's arguments from the text captured of them (`gen_ai.tool.call.arguments`, JSON
+ * within the same bound): read back and made canonical, so that each getter of the arguments is read
+ * once, by the capture. Plain data, as model-made arguments are, gives the key `repeatKey` gives.
+ */
+export function repeatKeyOfCaptured(captured: string, maxLength: number): RepeatKey {
+  let value: unknown;
+  try {
+    value = JSON.parse(captured);
+  } catch {
+    // a bound under 3 characters leaves a cut value no room to be JSON: the text is the key
+    return keyOfText(captured);
+  }
+  return keyOfText(canonicalJson(value, maxLength));
+}
+
+function keyOfText(text: string): RepeatKey {
+  return text.length <= MAX_KEPT_KEY_LENGTH ? text : hash53(text);
+}
+
+/** A tool's calls in one trace: its first arguments in place (most tools are called once or with the same ones). */
 interface ToolCalls {
   readonly toolName: string;
-  /** The first call's arguments, until a second call of the tool needs them compared: not serialized before. */
-  first: unknown;
-  /** The arguments seen (canonical JSON, or its hash) and how many calls had them; from the second call on. */
-  seen: Map<string | number, number> | undefined;
+  readonly firstKey: RepeatKey;
+  /** How many calls had the first arguments. */
+  firstCount: number;
+  /** The other arguments seen and how many calls had each. */
+  others: Map<RepeatKey, number> | undefined;
 }
 
 /** A trace's calls: its first tool's in place (most traces call few tools), the others by name. */
 interface TraceCalls extends ToolCalls {
-  others: Map<string, ToolCalls> | undefined;
+  tools: Map<string, ToolCalls> | undefined;
+  /** The entries this trace holds (its tools and their distinct arguments), counted in `MAX_ENTRIES`. */
+  entries: number;
 }
 
 /**
- * Which calls repeat an earlier one of their trace: same tool name, same arguments (canonical JSON,
- * key order ignored, within `maxLength` characters). Only the arguments of a tool whose name
- * comes back in the trace are serialized. Memory is bounded: `MAX_TRACES` traces, each at most
- * `MAX_NAMES_PER_TRACE` × `MAX_ARGUMENTS_PER_NAME` keys of at most `MAX_KEPT_KEY_LENGTH`
- * characters; the first call of each tool in a trace is held by reference until the name comes back.
+ * Which calls repeat an earlier one of their trace: same tool name, same arguments (`RepeatKey`).
+ * Memory is bounded whatever the traces and arguments: at most `MAX_TRACES` traces and `MAX_ENTRIES`
+ * entries (a name or a key of at most `MAX_KEPT_KEY_LENGTH` characters), the oldest traces forgotten
+ * first; per trace at most `MAX_NAMES_PER_TRACE` names and `MAX_ARGUMENTS_PER_NAME` keys per name.
  */
 export class RepeatedCalls {
   private readonly traces = new Map<string, TraceCalls>();
-  /** The remembered trace ids in a ring, oldest next: the one to forget when a new trace comes. */
+  /** The remembered trace ids in arrival order, a ring: `oldest` is the next to forget. */
   private readonly ring: (string | undefined)[] = new Array(MAX_TRACES).fill(undefined);
-  private next = 0;
+  private oldest = 0;
+  private count = 0;
+  private entries = 0;
 
-  constructor(private readonly maxLength: number) {}
-
-  /** How many calls of `toolName` with these arguments came before this one in trace `traceId`. */
-  before(traceId: string, toolName: string, toolInput: unknown): number {
+  /** How many calls of `toolName` with arguments `key` came before this one in trace `traceId`. */
+  before(traceId: string, toolName: string, key: RepeatKey): number {
     const trace = this.traces.get(traceId);
     if (trace === undefined) {
-      this.remember(traceId, { toolName, first: toolInput, seen: undefined, others: undefined });
+      const calls = {
+        toolName,
+        firstKey: key,
+        firstCount: 1,
+        others: undefined,
+        tools: undefined,
+        entries: TOOL_ENTRIES,
+      };
+      this.remember(traceId, calls);
       return 0;
     }
-    const calls = trace.toolName === toolName ? trace : trace.others?.get(toolName);
+    const calls = trace.toolName === toolName ? trace : trace.tools?.get(toolName);
     if (calls === undefined) {
-      trace.others ??= new Map();
-      if (trace.others.size < MAX_NAMES_PER_TRACE - 1) {
-        trace.others.set(toolName, { toolName, first: toolInput, seen: undefined });
+      const names = trace.tools === undefined ? 1 : trace.tools.size + 1;
+      if (names < MAX_NAMES_PER_TRACE && this.makeRoom(trace, TOOL_ENTRIES)) {
+        trace.tools ??= new Map();
+        trace.tools.set(toolName, { toolName, firstKey: key, firstCount: 1, others: undefined });
       }
       return 0;
     }
-    let { seen } = calls;
-    if (seen === undefined) {
-      seen = new Map([[this.keyOf(calls.first), 1]]);
-      calls.seen = seen;
-      calls.first = undefined;
+    if (calls.firstKey === key) return calls.firstCount++;
+    const count = calls.others?.get(key);
+    if (count !== undefined) {
+      (calls.others as Map<RepeatKey, number>).set(key, count + 1);
+      return count;
     }
-    const key = this.keyOf(toolInput);
-    const count = seen.get(key);
-    if (count !== undefined) seen.set(key, count + 1);
-    else if (seen.size < MAX_ARGUMENTS_PER_NAME) seen.set(key, 1);
-    return count ?? 0;
-  }
-
-  /** A new trace, in place of the oldest once `MAX_TRACES` are remembered (no iterator made per call). */
-  private remember(traceId: string, calls: TraceCalls): void {
-    const oldest = this.ring[this.next];
-    if (oldest !== undefined) this.traces.delete(oldest);
-    this.ring[this.next] = traceId;
-    this.next = (this.next + 1) % MAX_TRACES;
-    this.traces.set(traceId, calls);
+    const distinct = calls.others === undefined ? 1 : calls.others.size + 1;
+    if (distinct < MAX_ARGUMENTS_PER_NAME && this.makeRoom(trace, 1)) {
+      calls.others ??= new Map();
+      calls.others.set(key, 1);
+    }
+    return 0;
   }
 
   /** How many traces are remembered (for the bench's memory figure and the tests). */
@@ -79,13 +123,47 @@ export class RepeatedCalls {
     return this.traces.size;
   }
 
-  private keyOf(toolInput: unknown): string | number {
-    const text = canonicalJson(toolInput, this.maxLength);
-    return text.length <= MAX_KEPT_KEY_LENGTH ? text : hash53(text);
+  /** A new trace, in place of the oldest once `MAX_TRACES` are remembered (no iterator made per call). */
+  private remember(traceId: string, calls: TraceCalls): void {
+    while (this.count > 0 && (this.count === MAX_TRACES || this.entries + calls.entries > MAX_ENTRIES)) {
+      this.forgetOldest();
+    }
+    this.ring[(this.oldest + this.count) % MAX_TRACES] = traceId;
+    this.count++;
+    this.entries += calls.entries;
+    this.traces.set(traceId, calls);
+  }
+
+  /**
+   * `count` more entries for `trace`: the oldest traces forgotten while they do not fit. False when
+   * `trace` is the oldest itself (its later entries are not remembered, as past the per-trace bounds).
+   */
+  private makeRoom(trace: TraceCalls, count: number): boolean {
+    while (this.entries + count > MAX_ENTRIES) {
+      if (this.traces.get(this.ring[this.oldest] as string) === trace) return false;
+      this.forgetOldest();
+    }
+    trace.entries += count;
+    this.entries += count;
+    return true;
+  }
+
+  private forgetOldest(): void {
+    const traceId = this.ring[this.oldest] as string;
+    this.entries -= (this.traces.get(traceId) as TraceCalls).entries;
+    this.traces.delete(traceId);
+    this.ring[this.oldest] = undefined;
+    this.oldest = (this.oldest + 1) % MAX_TRACES;
+    this.count--;
   }
 }
 
-/** cyrb53: a 53-bit string hash (two 32-bit halves); two different arguments share one with odds of 2^-53. */
+/**
+ * cyrb53: a 53-bit string hash (two 32-bit halves); two different arguments share one with odds of
+ * 2^-53. Keys are compared only among one tool's arguments in one trace (at most 64): a false repeat
+ * has odds of about 2·10^-13 per tool and trace. A stronger hash would need one every runtime the
+ * package supports has, synchronous (WebCrypto's `digest` is asynchronous; `node:crypto` is Node's).
+ */
 function hash53(text: string): number {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;

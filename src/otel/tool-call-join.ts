@@ -14,7 +14,8 @@ export interface JoinSeam {
   readonly tracer: Tracer;
   /** The call's span attributes (the listener's `execute_tool` ones). */
   attributes(name: string, call: ToolCallInfo, toolType: string, extra: Attributes | undefined): Attributes;
-  captureArguments(span: Span, name: string, toolInput: unknown): void;
+  /** The call's captured arguments on `span` (and their text kept on `state` for the repeat key). */
+  captureArguments(span: Span, state: ToolCallSpanState): void;
   /** The call's failure on `span` (`time`: the end of an attempt's own span). */
   writeFailure(span: Span, state: ToolCallSpanState, time?: HrTime): void;
 }
@@ -69,7 +70,7 @@ export class ToolCallJoins {
       } catch (error) {
         logger.error(`could not add the attributes of '${name}' to the span it joined`, error);
       }
-      seam.captureArguments(span, name, state.toolInput);
+      seam.captureArguments(span, state);
     }
     // another instrumentation's span: this call is open on it, so that the tool calling itself
     // inside it is told from a second layer (outer-tool-call.ts), as under a span of this package

@@ -28,6 +28,8 @@ export interface ToolCallSpanState extends OpenToolCall {
   /** The span's start (span-time.ts): its end is this plus the histogram's duration. */
   spanStartTime: HrTime;
   result?: unknown;
+  /** The captured text of the arguments as given (no redaction changed them): the repeat key is made of it. */
+  argumentsText: string | undefined;
   /** The span of an outer call that already stands for this one: no span of its own (outer-tool-call.ts). */
   joined: OuterToolCall | undefined;
   /** `ToolCallInfo.attributes`, bounded: frozen when the same object comes call after call (the listener's `boundedExtra`). */
@@ -73,6 +75,7 @@ export function callState(
     toolType,
     joined: undefined,
     result: undefined,
+    argumentsText: undefined,
     error: undefined,
     errorType: undefined,
     outcome: undefined,

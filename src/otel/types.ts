@@ -57,7 +57,10 @@ export interface OpenTelemetryToolCallListenerOptions {
    * @default false, or true when OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true
    */
   readonly captureContent?: boolean;
-  /** Bound, in characters, on each captured value. @default 4096 */
+  /**
+   * Bound, in characters, on each captured value: a longer one is cut inside, still valid JSON (from 3
+   * on), the cut marked with `…`. @default 4096
+   */
   readonly maxContentLength?: number;
   /** Applied to arguments and result before they are captured. @default none */
   readonly redact?: Redact;

@@ -1,5 +1,9 @@
 import { functionToolCallback, ToolCallListeners } from 'otel-tool-calls';
-import { ATTR_GEN_AI_TOOL_CALL_ARGUMENTS, ATTR_GEN_AI_TOOL_CALL_RESULT } from 'otel-tool-calls/semconv';
+import {
+  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+  ATTR_GEN_AI_TOOL_CALL_RESULT,
+  ATTR_TOOL_CALL_REPEAT_COUNT,
+} from 'otel-tool-calls/semconv';
 import { describe, expect, it } from 'vitest';
 import { useTestTelemetry } from '../helpers/otel-sdk.js';
 
@@ -40,9 +44,9 @@ describe('truncated captured content is well-formed UTF-16', () => {
   const isWellFormed = (text: string) =>
     !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);
 
-  it("a string cut between the halves of a surrogate pair drops the half: 'abcdef😀😀' at 8", () => {
-    const { args } = capture('abcdef😀😀', 8);
-    expect(args).toBe('abcdef…');
+  it('a string cut between the halves of a surrogate pair drops the half: \'abcdef😀😀\' at 10 (as JSON, "abcdef😀😀")', () => {
+    const { args } = capture('abcdef😀😀', 10);
+    expect(args).toBe('"abcdef…"');
     expect(isWellFormed(args)).toBe(true);
   });
 
@@ -103,4 +107,40 @@ describe('with capture on, each getter is read once', () => {
     expect(reads.size).toBe(5);
     expect(readsOnce(reads)).toBe(true);
   });
+
+  it('with repeated calls counted too (their default): once per call, none after the call has ended, and the repeats still seen', async () => {
+    const listener = telemetry.listener({ captureContent: true, maxContentLength: 4096 });
+    const tool = ToolCallListeners.wrap(
+      functionToolCallback({ name: 'search' }, async () => 'ok'),
+      listener,
+    );
+    const readsByCall: Map<string, number>[] = [];
+    const readsWhenDone: number[] = [];
+    const total = (reads: Map<string, number>) => [...reads.values()].reduce((sum, count) => sum + count, 0);
+    await telemetry.withParent(async () => {
+      // three calls with equal arguments, each its own object of getters, keys in another order the third time
+      for (const prefix of ['m', 'm', 'm']) {
+        const reads = new Map<string, number>();
+        readsByCall.push(reads);
+        const input =
+          readsByCall.length === 3 ? reversed(countedRecord(3, reads, prefix)) : countedRecord(3, reads, prefix);
+        await tool.call(input);
+        readsWhenDone.push(total(reads));
+      }
+    });
+    for (const reads of readsByCall) expect(readsOnce(reads) && reads.size === 3).toBe(true);
+    // nothing read after each call ended
+    expect(readsByCall.map(total)).toEqual(readsWhenDone);
+    const counts = telemetry
+      .spans()
+      .filter((span) => span.name === 'execute_tool search')
+      .map((span) => span.attributes[ATTR_TOOL_CALL_REPEAT_COUNT]);
+    expect(counts).toEqual([undefined, 1, 2]);
+  });
+
+  /** The same getters on a new object, defined in the reverse order. */
+  function reversed(record: object): object {
+    const descriptors = Object.getOwnPropertyDescriptors(record);
+    return Object.defineProperties({}, Object.fromEntries(Object.entries(descriptors).reverse()));
+  }
 });

@@ -100,7 +100,7 @@ describe('redact', () => {
     const listener = new OpenTelemetryToolCallListener({
       tracerProvider: telemetry.tracerProvider,
       captureContent: true,
-      maxContentLength: 16,
+      maxContentLength: 24,
       redact: (value, context) => {
         seen.push(context.kind === 'arguments' ? value : undefined);
         return maskKeys(value);
@@ -115,7 +115,7 @@ describe('redact', () => {
     const args = span.attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] as string;
     const result = span.attributes[ATTR_GEN_AI_TOOL_CALL_RESULT] as string;
     for (const captured of [args, result]) {
-      expect(captured.length).toBeLessThanOrEqual(16);
+      expect(captured.length).toBeLessThanOrEqual(24);
       expect(captured).not.toContain('sk-');
       expect(captured.startsWith('{"k":"[key]"')).toBe(true);
     }

@@ -5,6 +5,7 @@ import { functionToolCallback, OpenTelemetryToolCallListener, ToolCallListeners 
 import { ATTR_GEN_AI_TOOL_CALL_ARGUMENTS, ATTR_GEN_AI_TOOL_CALL_RESULT } from 'otel-tool-calls/semconv';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { boundedJson, quote } from '../../src/otel/bounded-json.js';
+import { cutJson, MIN_CUT_LENGTH } from '../../src/otel/json-cut.js';
 import { useTestTelemetry } from '../helpers/otel-sdk.js';
 
 const telemetry = useTestTelemetry();
@@ -13,6 +14,22 @@ afterEach(() => {
 });
 
 const listener = telemetry.listener;
+
+/**
+ * `text` is `full` when it fits in `maxLength`; else valid JSON within `maxLength`, marked as cut
+ * (`…`), and a start of `full` closed by the cut marks (json-cut.ts).
+ */
+function expectCutOf(text: string, full: string, maxLength: number): void {
+  if (full.length <= maxLength) {
+    expect(text).toBe(full);
+    return;
+  }
+  expect(text.length).toBeLessThanOrEqual(maxLength);
+  expect(() => JSON.parse(text)).not.toThrow();
+  expect(text).toContain('…');
+  const kept = text.replace(/(…"|,?"…"(:"…")?)?[\]}]*$/, '');
+  expect(full.startsWith(kept)).toBe(true);
+}
 const lookup = functionToolCallback({ name: 'lookup' }, (input: { city: string }) => ({
   city: input.city,
   temperature: 21,
@@ -33,10 +50,24 @@ describe('content capture', () => {
     expect(span.attributes[ATTR_GEN_AI_TOOL_CALL_RESULT]).toBe('{"city":"Paris","temperature":21}');
   });
 
-  it('records a string result as it is', () => {
-    const tool = functionToolCallback({ name: 'say' }, () => 'hello "world"');
-    ToolCallListeners.wrap(tool, listener({ captureContent: true })).call(undefined);
-    expect(telemetry.span('execute_tool say').attributes[ATTR_GEN_AI_TOOL_CALL_RESULT]).toBe('hello "world"');
+  it('records a string result as a JSON string, and one that is the JSON text of an object or array as that JSON', () => {
+    const capture = listener({ captureContent: true });
+    for (const [name, result] of [
+      ['say', 'hello "world"'],
+      ['fetch', '{"temperature": 21, "conditions": "sunny"}'],
+      ['list', '[1, 2]'],
+      ['cite', '[1] Introduction'], // starts like JSON, is not
+    ]) {
+      ToolCallListeners.wrap(
+        functionToolCallback({ name: name as string }, () => result),
+        capture,
+      ).call(undefined);
+    }
+    const recorded = (tool: string) => telemetry.span(`execute_tool ${tool}`).attributes[ATTR_GEN_AI_TOOL_CALL_RESULT];
+    expect(recorded('say')).toBe('"hello \\"world\\""');
+    expect(recorded('fetch')).toBe('{"temperature": 21, "conditions": "sunny"}');
+    expect(recorded('list')).toBe('[1, 2]');
+    expect(recorded('cite')).toBe('"[1] Introduction"');
   });
 
   it('does not record the result of a failed call', () => {
@@ -45,7 +76,7 @@ describe('content capture', () => {
     });
     expect(() => ToolCallListeners.wrap(tool, listener({ captureContent: true })).call('in')).toThrow();
     const span = telemetry.span('execute_tool f');
-    expect(span.attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]).toBe('in');
+    expect(span.attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]).toBe('"in"');
     expect(span.attributes).not.toHaveProperty(ATTR_GEN_AI_TOOL_CALL_RESULT);
   });
 
@@ -115,12 +146,59 @@ describe('content capture', () => {
     expect(JSON.stringify(span.attributes)).not.toContain('secret-city');
   });
 
-  it('truncates each captured value to maxContentLength characters', () => {
-    const echo = functionToolCallback({ name: 'echo' }, (text: string) => text);
-    ToolCallListeners.wrap(echo, listener({ captureContent: true, maxContentLength: 10 })).call('x'.repeat(100));
-    const span = telemetry.span('execute_tool echo');
-    expect(span.attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]).toBe(`${'x'.repeat(9)}…`);
-    expect(span.attributes[ATTR_GEN_AI_TOOL_CALL_RESULT]).toBe(`${'x'.repeat(9)}…`);
+  it('cuts each captured value inside to maxContentLength characters, still JSON, the cut marked with …', () => {
+    const echo = functionToolCallback({ name: 'echo' }, (input: unknown) => input);
+    const capture = listener({ captureContent: true, maxContentLength: 24 });
+    ToolCallListeners.wrap(echo, capture).call('x'.repeat(100));
+    ToolCallListeners.wrap(echo, capture).call({ city: 'Paris', notes: 'y'.repeat(100), days: [1, 2] });
+    ToolCallListeners.wrap(echo, capture).call([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    ToolCallListeners.wrap(echo, capture).call(JSON.stringify({ rows: [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }] }));
+    const captured = telemetry.spans().map((span) => span.attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]);
+    expect(captured).toEqual([
+      `"${'x'.repeat(21)}…"`, // a string cut short ends with the mark
+      '{"city":"Paris","…":"…"}', // an object cut short gets a last member
+      '[1,2,3,4,5,6,7,8,9,"…"]', // an array a last element
+      '{"rows":[{"id":1},"…"]}', // a string that is JSON text: cut inside its values too
+    ]);
+    for (const span of telemetry.spans()) {
+      expect(span.attributes[ATTR_GEN_AI_TOOL_CALL_RESULT]).toBe(span.attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]);
+    }
+  });
+});
+
+describe('captured values are JSON (the registry gives them a JSON schema)', () => {
+  const values = fc.oneof(
+    fc.anything({
+      withBigInt: true,
+      withBoxedValues: true,
+      withDate: true,
+      withMap: true,
+      withSet: true,
+      withNullPrototype: true,
+      withObjectString: true,
+      withSparseArray: true,
+      withTypedArray: true,
+    }),
+    fc.json(), // a string that is JSON text (a tool that returns JSON.stringify(...))
+    fc.string({ unit: 'binary' }),
+  );
+
+  it('every captured argument and result JSON.parses and is within maxContentLength, for any bound from 3 (property)', () => {
+    const echo = functionToolCallback({ name: 'echo' }, (input: unknown) => input);
+    fc.assert(
+      fc.property(values, fc.integer({ min: MIN_CUT_LENGTH, max: 300 }), (value, maxContentLength) => {
+        ToolCallListeners.wrap(echo, listener({ captureContent: true, maxContentLength })).call(value);
+        const { attributes } = telemetry.spans().at(-1) as { attributes: Record<string, unknown> };
+        const captured = [attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS], attributes[ATTR_GEN_AI_TOOL_CALL_RESULT]];
+        // no result is recorded for undefined
+        for (const text of value === undefined ? captured.slice(0, 1) : captured) {
+          expect(typeof text).toBe('string');
+          expect((text as string).length).toBeLessThanOrEqual(maxContentLength);
+          expect(() => JSON.parse(text as string)).not.toThrow();
+        }
+      }),
+      { numRuns: 1_000 },
+    );
   });
 });
 
@@ -148,8 +226,11 @@ describe('boundedJson', () => {
     const largeReads = { reads: 0 };
     const smallText = boundedJson(counted(small, smallReads), 4096);
     const largeText = boundedJson(counted(large, largeReads), 4096);
-    expect(smallText.length).toBe(4096);
-    expect(largeText.length).toBe(4096);
+    // cut inside the last record, closed: a few characters under the bound
+    expectCutOf(smallText, JSON.stringify(small), 4096);
+    expectCutOf(largeText, JSON.stringify(large), 4096);
+    expect(smallText.length).toBeGreaterThan(4096 - 64);
+    expect(largeText).toBe(smallText);
     expect(largeReads.reads).toBeLessThanOrEqual(smallReads.reads + 10);
     expect(largeReads.reads).toBeLessThan(2_000);
   });
@@ -158,18 +239,22 @@ describe('boundedJson', () => {
     const wide = Object.fromEntries(Array.from({ length: 1_000_000 }, (_, n) => [`key${n}`, `value ${n}`]));
     const reads = { reads: 0 };
     const text = boundedJson(counted(wide, reads), 4096);
-    expect(text.length).toBe(4096);
-    expect(JSON.stringify(wide).startsWith(text.slice(0, -1))).toBe(true);
+    expectCutOf(text, JSON.stringify(wide), 4096);
+    expect(text.length).toBeGreaterThan(4096 - 64);
     expect(reads.reads).toBeLessThan(2_000);
   });
 
-  it('writes exactly JSON.stringify, or its first maxLength - 1 characters and an ellipsis (property)', () => {
+  /** What boundedJson must give for a JSON value: JSON.stringify's text, or that text cut by cutJson. */
+  const expected = (full: string, maxLength: number) =>
+    full.length <= maxLength ? full : (cutJson(full, maxLength) ?? '…');
+
+  it('writes exactly JSON.stringify, or that text cut inside, closed and marked (property)', () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.integer({ min: 1, max: 300 }), (value, maxLength) => {
         const full = JSON.stringify(value);
         const text = boundedJson(value, maxLength);
-        if (full.length <= maxLength) expect(text).toBe(full);
-        else expect(text).toBe(`${full.slice(0, maxLength - 1)}…`);
+        expect(text).toBe(expected(full, maxLength));
+        if (maxLength >= MIN_CUT_LENGTH) expectCutOf(text, full, maxLength);
       }),
       { numRuns: 5_000 },
     );
@@ -182,8 +267,7 @@ describe('boundedJson', () => {
         fc.integer({ min: 1, max: 5_000 }),
         (value, maxLength) => {
           const full = JSON.stringify(value);
-          const text = boundedJson(value, maxLength);
-          expect(text).toBe(full.length <= maxLength ? full : `${full.slice(0, maxLength - 1)}…`);
+          expect(boundedJson(value, maxLength)).toBe(expected(full, maxLength));
         },
       ),
       { numRuns: 500 },
@@ -213,7 +297,7 @@ describe('boundedJson', () => {
     );
   });
 
-  it('writes long strings (escaped outside the native call) exactly as JSON.stringify, cut or not (property)', () => {
+  it('writes long strings (escaped outside the native call) exactly as JSON.stringify, cut or not, never inside a surrogate pair (property)', () => {
     const unit = fc.constantFrom('"', '\\', '\n', '\t', '\ud83d', '\ude00', '😀', 'é', 'a', 'b', ' ');
     const long = fc.string({ unit, minLength: 200, maxLength: 1_500 });
     fc.assert(
@@ -226,9 +310,10 @@ describe('boundedJson', () => {
         (value, maxLength) => {
           const full = JSON.stringify(value);
           const text = boundedJson(value, maxLength);
-          if (full.length <= maxLength) expect(text).toBe(full);
-          // a cut never splits a surrogate pair: at most one character shorter
-          else expect([`${full.slice(0, maxLength - 1)}…`, `${full.slice(0, maxLength - 2)}…`]).toContain(text);
+          expect(text).toBe(expected(full, maxLength));
+          if (maxLength >= MIN_CUT_LENGTH) expectCutOf(text, full, maxLength);
+          // a cut never leaves the first half of a pair alone
+          expect(/[\ud800-\udbff](?![\udc00-\udfff])/.test(text)).toBe(/[\ud800-\udbff](?![\udc00-\udfff])/.test(full));
         },
       ),
       { numRuns: 500 },
@@ -237,7 +322,7 @@ describe('boundedJson', () => {
 
   it('slices a huge string before escaping it', () => {
     const text = boundedJson({ blob: 'a'.repeat(50 * 1024 * 1024) }, 100);
-    expect(text).toBe(`{"blob":"${'a'.repeat(90)}…`);
+    expect(text).toBe(`{"blob":"${'a'.repeat(88)}…"}`);
   });
 
   it('matches JSON.stringify for plain values', () => {

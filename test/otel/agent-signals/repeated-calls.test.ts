@@ -2,7 +2,13 @@ import { trace } from '@opentelemetry/api';
 import { functionToolCallback, OpenTelemetryToolCallListener, ToolCallListeners } from 'otel-tool-calls';
 import { ATTR_GEN_AI_TOOL_NAME, ATTR_TOOL_CALL_REPEAT_COUNT, METRIC_TOOL_CALL_REPEATS } from 'otel-tool-calls/semconv';
 import { describe, expect, it } from 'vitest';
-import { MAX_TRACES, RepeatedCalls } from '../../../src/otel/repeated-calls.js';
+import {
+  MAX_ENTRIES,
+  MAX_TRACES,
+  RepeatedCalls,
+  repeatKey,
+  repeatKeyOfCaptured,
+} from '../../../src/otel/repeated-calls.js';
 import { useTestTelemetry } from '../../helpers/otel-sdk.js';
 
 const telemetry = useTestTelemetry();
@@ -93,32 +99,43 @@ describe('repeated calls (tool_call.repeats, tool_call.repeat.count)', () => {
 });
 
 describe('the repeat table (repeated-calls.ts)', () => {
+  const key = (input: unknown) => repeatKey(input, 4096);
+
   it('remembers the most recent traces only', () => {
-    const table = new RepeatedCalls(4096);
-    for (let i = 0; i < MAX_TRACES + 100; i++) table.before(`trace-${i}`, 'search', { i });
+    const table = new RepeatedCalls();
+    for (let i = 0; i < MAX_TRACES + 100; i++) table.before(`trace-${i}`, 'search', key({ i }));
     expect(table.size).toBe(MAX_TRACES);
     // the oldest left: its call counts as a first again; a recent one still repeats
-    expect(table.before('trace-0', 'search', { i: 0 })).toBe(0);
-    expect(table.before(`trace-${MAX_TRACES + 99}`, 'search', { i: MAX_TRACES + 99 })).toBe(1);
+    expect(table.before('trace-0', 'search', key({ i: 0 }))).toBe(0);
+    expect(table.before(`trace-${MAX_TRACES + 99}`, 'search', key({ i: MAX_TRACES + 99 }))).toBe(1);
   });
 
-  it('serializes a tool`s arguments only once its name comes back in the trace', () => {
-    const table = new RepeatedCalls(4096);
-    let reads = 0;
-    const input = {
-      get query() {
-        reads++;
-        return 'q';
-      },
+  it('holds at most MAX_ENTRIES entries in all: the oldest traces are forgotten first, the current one keeps counting', () => {
+    const table = new RepeatedCalls();
+    // traces of 63 tools × 4 distinct arguments: each tool 2 entries (its name, its first arguments), 1 per other arguments
+    const perTrace = 63 * (2 + 3);
+    const fill = (trace: number) => {
+      for (let tool = 0; tool < 63; tool++) {
+        for (let argument = 0; argument < 4; argument++) table.before(`t${trace}`, `tool${tool}`, key({ argument }));
+      }
     };
-    expect(table.before('t', 'search', input)).toBe(0);
-    expect(reads).toBe(0);
-    expect(table.before('t', 'search', { query: 'q' })).toBe(1);
-    expect(reads).toBe(1);
+    for (let trace = 0; trace < 80; trace++) fill(trace);
+    // the oldest traces were forgotten to make room: as many are left as fit, each whole
+    expect(table.size).toBe(Math.floor(MAX_ENTRIES / perTrace));
+    expect(table.before('t79', 'tool0', key({ argument: 3 }))).toBe(1);
+    expect(table.before('t0', 'tool0', key({ argument: 0 }))).toBe(0);
+  });
+
+  it('keeps no argument: a key is the canonical JSON, short, or the hash of a long one', () => {
+    expect(key({ b: 1, a: 'x' })).toBe('{"a":"x","b":1}');
+    expect(typeof key({ text: 'y'.repeat(500) })).toBe('number');
+    // read back from the captured text: the same key for plain data, keys in any order
+    expect(repeatKeyOfCaptured('{"b":1,"a":"x"}', 4096)).toBe(key({ a: 'x', b: 1 }));
+    expect(repeatKeyOfCaptured(JSON.stringify({ text: 'y'.repeat(500) }), 4096)).toBe(key({ text: 'y'.repeat(500) }));
   });
 
   it('compares long arguments by hash, bounded: cycles, getters that throw and BigInts do not throw', () => {
-    const table = new RepeatedCalls(4096);
+    const table = new RepeatedCalls();
     const cyclic: Record<string, unknown> = { text: 'y'.repeat(500) };
     cyclic.self = cyclic;
     const throwing = Object.defineProperty({}, 'bad', {
@@ -128,8 +145,8 @@ describe('the repeat table (repeated-calls.ts)', () => {
       },
     });
     for (const input of [cyclic, throwing, { n: 10n }]) {
-      expect(table.before('t', 'odd', input)).toBe(0);
-      expect(table.before('t', 'odd', input)).toBe(1);
+      expect(table.before('t', 'odd', key(input))).toBe(0);
+      expect(table.before('t', 'odd', key(input))).toBe(1);
       table.before('other-trace', 'odd', 0); // a fresh trace for the next input
     }
   });
