@@ -52,7 +52,7 @@ export interface DecisionRecord {
 }
 
 /**
- * The `gen_ai.tool.call.decision` event, as a log record in the active context (correlated with the
+ * The decision event (`EVENT_GEN_AI_TOOL_CALL_DECISION`), as a log record in the active context (correlated with the
  * active span). Nothing when no logger provider is given or registered.
  */
 export function emitDecision(provider: DecisionLoggerProvider | undefined, decision: DecisionRecord): void {

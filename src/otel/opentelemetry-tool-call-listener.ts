@@ -415,7 +415,7 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
   }
 
   /**
-   * A decision told by an adapter: a `gen_ai.tool.call.decision` log record in the active context and,
+   * A decision told by an adapter: a decision log record (decision-log.ts) in the active context and,
    * for a wait inside this process, a `tool_call.approval.duration` sample. Never throws.
    */
   onDecision(decision: ToolCallDecision): void {

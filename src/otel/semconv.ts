@@ -113,9 +113,16 @@ export const TOOL_CALL_RESULT_SIZE_BUCKETS: readonly number[] = Object.freeze([
   64, 256, 1024, 4096, 16_384, 65_536, 262_144, 1_048_576, 4_194_304,
 ]);
 
-/** The event name of a decision on a tool call (a log record): the GenAI conventions' proposed event. */
+/*
+ * The decision names are proposed, not in the conventions: semantic-conventions-genai PR #535, unmerged
+ * (genai main of 2026-08-15 has neither), in the `gen_ai.*` namespace the conventions keep for their own
+ * names. They may change when it lands: this is the one place the package names them (src, tests and
+ * docs use these constants or link docs/opentelemetry.md#decisions); a rename here also renames the
+ * outcome's Prometheus label that the dashboard's approval panels read.
+ */
+/** The event name of a decision on a tool call (a log record): proposed (semantic-conventions-genai PR #535). */
 export const EVENT_GEN_AI_TOOL_CALL_DECISION = 'gen_ai.tool.call.decision' as const;
-/** What was decided: `allow`, `deny` or `require_approval`. */
+/** What was decided: `allow`, `deny` or `require_approval`. Proposed (semantic-conventions-genai PR #535). */
 export const ATTR_GEN_AI_TOOL_CALL_DECISION_OUTCOME = 'gen_ai.tool.call.decision.outcome' as const;
 export const GEN_AI_TOOL_CALL_DECISION_OUTCOME_VALUE_ALLOW = 'allow' as const;
 export const GEN_AI_TOOL_CALL_DECISION_OUTCOME_VALUE_DENY = 'deny' as const;

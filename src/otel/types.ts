@@ -77,7 +77,7 @@ export interface OpenTelemetryToolCallListenerOptions {
    */
   readonly keepNestedSpans?: boolean;
   /**
-   * Where the decision events go (`gen_ai.tool.call.decision` log records).
+   * Where the decision events go (log records: docs/opentelemetry.md, "Decisions").
    * @default the logger provider registered with the Logs API (`@opentelemetry/api` 1.10+, or
    * `@opentelemetry/api-logs`), looked up at each decision; none registered, no record
    */
@@ -91,7 +91,7 @@ export interface OpenTelemetryToolCallListenerOptions {
   /** Record `tool_call.result.size`, the size of each successful call's result in bytes. @default true */
   readonly recordResultSize?: boolean;
   /**
-   * Record decisions (`onDecision`): a `gen_ai.tool.call.decision` log record, and
+   * Record decisions (`onDecision`): a decision log record (docs/opentelemetry.md, "Decisions"), and
    * `tool_call.approval.duration` for a wait inside this process. @default true
    */
   readonly recordDecisions?: boolean;
