@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as api from '@opentelemetry/api';
 import { context, trace } from '@opentelemetry/api';
 import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
@@ -166,4 +169,19 @@ it('a decision outside any span has no span context', async () => {
   expect(others).toEqual([]);
   expect(record?.attributes[ATTR_GEN_AI_TOOL_NAME]).toBe('t');
   expect(record?.spanContext).toBeUndefined();
+});
+
+describe('the proposed decision names (semantic-conventions-genai#535, unmerged)', () => {
+  it('are written in one place of src, semconv.ts: a rename when the proposal lands is one change', () => {
+    const src = fileURLToPath(new URL('../../../src', import.meta.url));
+    const writing = readdirSync(src, { recursive: true, encoding: 'utf8' })
+      .filter((path) => path.endsWith('.ts'))
+      .filter((path) => {
+        const text = readFileSync(join(src, path), 'utf8');
+        return [EVENT_GEN_AI_TOOL_CALL_DECISION, ATTR_GEN_AI_TOOL_CALL_DECISION_OUTCOME].some((name) =>
+          text.includes(name),
+        );
+      });
+    expect(writing).toEqual([join('otel', 'semconv.ts')]);
+  });
 });
