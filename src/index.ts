@@ -8,6 +8,7 @@ export { OpenTelemetryToolCallListener } from './otel/opentelemetry-tool-call-li
 export type {
   ErrorPolicy,
   ErrorPolicyDecision,
+  ExceptionSignal,
   FormatError,
   OpenTelemetryToolCallListenerOptions,
   Redact,

@@ -1,4 +1,4 @@
-import { type Attributes, context } from '@opentelemetry/api';
+import { type Attributes, context, type HrTime } from '@opentelemetry/api';
 import { VERSION } from '../version.js';
 import { boundedAttribute } from './bounded-text.js';
 import {
@@ -15,10 +15,15 @@ export interface DecisionLoggerProvider {
   getLogger(name: string, version?: string): { emit(record: DecisionLogRecord): void };
 }
 
-interface DecisionLogRecord {
+/** A log record as this package emits it (the Logs API's `LogRecord`, the fields it sets). */
+export interface DecisionLogRecord {
   readonly eventName: string;
   readonly attributes: Attributes;
   readonly context: ReturnType<typeof context.active>;
+  /** The Logs API's `SeverityNumber` (13 is WARN). */
+  readonly severityNumber?: number;
+  readonly severityText?: string;
+  readonly timestamp?: HrTime;
 }
 
 /** Where `@opentelemetry/api` keeps what is registered; from 1.10 on, its logger provider under `logs`. */

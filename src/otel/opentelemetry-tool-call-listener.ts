@@ -22,6 +22,7 @@ import { captureContent, contentText, redactContent } from './content-capture.js
 import { emitDecision } from './decision-log.js';
 import { decideErrorPolicy } from './error-policy.js';
 import { isErrorLike } from './error-type.js';
+import { emitException } from './exception-log.js';
 import { hasExceptionEvent, keepFailure } from './kept-failure.js';
 import { isCallersMistake } from './mcp-server-status.js';
 import { keepHidden, OPERATION_TELEMETRY, type OperationTelemetry } from './operation-telemetry.js';
@@ -539,16 +540,33 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
       span.setAttribute(ATTR_TOOL_CALL_ERROR_OUTCOME, state.outcome as string);
       if (state.rejected) span.setAttribute(ATTR_TOOL_CALL_ERROR_SOURCE, TOOL_CALL_ERROR_SOURCE_VALUE_MODEL);
       const foreign = state.joined?.owner === 'other';
-      // one exception event per failure: a joined span whose instrumentation recorded it has it
+      // one exception per failure: a joined span whose instrumentation recorded it has it
       const exception = this.options.recordException && !callersMistake && isErrorLike(error);
-      if (exception && !(foreign && hasExceptionEvent(span))) {
-        span.recordException(state.failureException ?? error, time);
-      }
+      if (exception && !(foreign && hasExceptionEvent(span))) this.recordExceptionOf(span, state, time);
       // another instrumentation's span must not lose it when that instrumentation ends it
       if (foreign) keepFailure(span);
     } catch (recordError) {
       logger.error(`could not record the error of '${state.toolName}'`, recordError);
     }
+  }
+
+  /**
+   * The failure's exception where `exceptionSignal` puts it: an `exception` event on `span`, a log
+   * record in its context (exception-log.ts), or both.
+   */
+  private recordExceptionOf(span: Span, state: ToolCallSpanState, time: HrTime | undefined): void {
+    const exception = state.failureException ?? (state.error as Error);
+    const { exceptionSignal, loggerProvider } = this.options;
+    if (exceptionSignal !== 'logs') span.recordException(exception, time);
+    if (exceptionSignal === 'span-events') return;
+    emitException(loggerProvider, {
+      exception,
+      errorType: state.errorType,
+      toolName: state.toolName,
+      toolCallId: state.toolCallId,
+      context: trace.setSpan(state.parent, span),
+      time,
+    });
   }
 
   /** The user's `formatError`, falling back to the default text if it throws or is not a string. */

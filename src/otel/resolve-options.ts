@@ -1,8 +1,11 @@
 import { logger } from '../internal/logger.js';
 import { errorMessageOf } from './error-type.js';
-import type { ErrorPolicy, FormatError, OpenTelemetryToolCallListenerOptions } from './types.js';
+import type { ErrorPolicy, ExceptionSignal, FormatError, OpenTelemetryToolCallListenerOptions } from './types.js';
 
 export const CAPTURE_CONTENT_ENV = 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT';
+/** The conventions' opt-in for exceptions as log records (core v1.44.0, exceptions-spans.md). */
+export const EXCEPTION_SIGNAL_ENV = 'OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN';
+const EXCEPTION_SIGNALS: readonly ExceptionSignal[] = ['span-events', 'logs', 'logs/dup'];
 const DEFAULT_MAX_CONTENT_LENGTH = 4096;
 
 /**
@@ -24,6 +27,7 @@ type Resolved = Required<
     | 'captureContent'
     | 'maxContentLength'
     | 'recordException'
+    | 'exceptionSignal'
     | 'keepNestedSpans'
     | 'recordRepeatedCalls'
     | 'recordResultSize'
@@ -46,6 +50,7 @@ export function resolveOptions(options: OpenTelemetryToolCallListenerOptions = {
     captureContent: options.captureContent === undefined ? captureContentFromEnv() : options.captureContent,
     maxContentLength: fill(options.maxContentLength, DEFAULT_MAX_CONTENT_LENGTH),
     recordException: fill(options.recordException, true),
+    exceptionSignal: options.exceptionSignal === undefined ? exceptionSignalFromEnv() : options.exceptionSignal,
     keepNestedSpans: fill(options.keepNestedSpans, false),
     recordRepeatedCalls: fill(options.recordRepeatedCalls, true),
     recordResultSize: fill(options.recordResultSize, true),
@@ -58,6 +63,8 @@ export function resolveOptions(options: OpenTelemetryToolCallListenerOptions = {
   const toolErrorPolicies = snapshotToolPolicies(resolved.toolErrorPolicies);
   if (typeof resolved.captureContent !== 'boolean') fail('captureContent', 'a boolean');
   if (typeof resolved.recordException !== 'boolean') fail('recordException', 'a boolean');
+  if (!EXCEPTION_SIGNALS.includes(resolved.exceptionSignal))
+    fail('exceptionSignal', "'span-events', 'logs' or 'logs/dup'");
   for (const name of ['keepNestedSpans', 'recordRepeatedCalls', 'recordResultSize', 'recordDecisions'] as const) {
     if (typeof resolved[name] !== 'boolean') fail(name, 'a boolean');
   }
@@ -103,6 +110,20 @@ export function captureContentFromEnv(): boolean {
   if (value === 'true') return true;
   if (value !== 'false') logger.warn(`${CAPTURE_CONTENT_ENV}=${JSON.stringify(raw)} ignored: expected true or false`);
   return false;
+}
+
+/**
+ * `OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN`, a comma-separated list as the conventions' opt-ins are:
+ * `logs/dup` (both) wins over `logs`; neither, the span events, with a warning for a value not understood.
+ */
+export function exceptionSignalFromEnv(): ExceptionSignal {
+  const raw = globalThis.process?.env?.[EXCEPTION_SIGNAL_ENV];
+  if (raw === undefined || raw.trim() === '') return 'span-events';
+  const values = raw.split(',').map((value) => value.trim().toLowerCase());
+  if (values.includes('logs/dup')) return 'logs/dup';
+  if (values.includes('logs')) return 'logs';
+  logger.warn(`${EXCEPTION_SIGNAL_ENV}=${JSON.stringify(raw)} ignored: expected logs or logs/dup`);
+  return 'span-events';
 }
 
 function fill<T>(value: T | undefined, fallback: T): T {

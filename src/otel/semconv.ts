@@ -127,6 +127,11 @@ export const ATTR_GEN_AI_TOOL_CALL_DECISION_OUTCOME = 'gen_ai.tool.call.decision
 export const GEN_AI_TOOL_CALL_DECISION_OUTCOME_VALUE_ALLOW = 'allow' as const;
 export const GEN_AI_TOOL_CALL_DECISION_OUTCOME_VALUE_DENY = 'deny' as const;
 export const GEN_AI_TOOL_CALL_DECISION_OUTCOME_VALUE_REQUIRE_APPROVAL = 'require_approval' as const;
+/**
+ * The event name of a failed call's exception as a log record (`exceptionSignal` `'logs'`): this
+ * package's own, named for what failed, as the conventions recommend over a generic `exception`.
+ */
+export const EVENT_TOOL_CALL_EXCEPTION = 'tool_call.exception' as const;
 /** Histogram (s) of a wait for a decision inside one process (a permission callback): this package's own. */
 export const METRIC_TOOL_CALL_APPROVAL_DURATION = 'tool_call.approval.duration' as const;
 /** Bucket boundaries (s) of `tool_call.approval.duration`: a human's answer, half a second to an hour. */

@@ -1,5 +1,5 @@
 /**
- * The stable OpenTelemetry semantic-convention names this package writes (`error.type`, the
+ * The stable OpenTelemetry semantic-convention names this package writes (`error.type`, `exception.*`, the
  * `server.*`/`client.*`/`network.*` attributes of MCP operations, the `service.*` resource
  * attributes), as `@opentelemetry/semantic-conventions` names them. Copied here rather than
  * imported, so that this package has no runtime dependency but `@opentelemetry/api`: the
@@ -11,6 +11,11 @@
 export const ATTR_ERROR_TYPE = 'error.type' as const;
 /** `error.type` when the error has no better type. */
 export const ERROR_TYPE_VALUE_OTHER = '_OTHER' as const;
+
+/** A failed call's exception, on its log record (`exceptionSignal` `'logs'`). */
+export const ATTR_EXCEPTION_TYPE = 'exception.type' as const;
+export const ATTR_EXCEPTION_MESSAGE = 'exception.message' as const;
+export const ATTR_EXCEPTION_STACKTRACE = 'exception.stacktrace' as const;
 
 export const ATTR_SERVICE_NAME = 'service.name' as const;
 export const ATTR_SERVICE_VERSION = 'service.version' as const;

@@ -20,6 +20,13 @@ export interface RedactContext {
 /** Returns the value to capture instead (e.g. with secrets masked). Runs before serialization. */
 export type Redact = (value: unknown, context: RedactContext) => unknown;
 
+/**
+ * Where a failed call's exception is recorded: `'span-events'`, an `exception` event on its span;
+ * `'logs'`, a log record in the span's context instead (the semantic conventions' way since core
+ * v1.44.0, which deprecates the span event); `'logs/dup'`, both.
+ */
+export type ExceptionSignal = 'span-events' | 'logs' | 'logs/dup';
+
 /** What the span hooks are told about the call. */
 export interface ToolCallSpanEvent {
   readonly toolName: string;
@@ -69,6 +76,14 @@ export interface OpenTelemetryToolCallListenerOptions {
   /** Add an exception event to the span for a thrown Error (Jaeger shows it as a log). @default true */
   readonly recordException?: boolean;
   /**
+   * Where the exception goes (with `recordException`): `'span-events'`, an `exception` span event;
+   * `'logs'`, a `tool_call.exception` log record in the span's context, through `loggerProvider`, and no
+   * span event; `'logs/dup'`, both, to move dashboards over before dropping the events. The values of the
+   * conventions' `OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN`. See docs/opentelemetry.md, "Exceptions".
+   * @default 'span-events', or what OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN says (`logs`, `logs/dup`)
+   */
+  readonly exceptionSignal?: ExceptionSignal;
+  /**
    * A call that starts inside an `execute_tool` span already standing for the same tool call (the
    * same tool observed by two adapters, or by `@ai-sdk/otel` and this package) joins that span:
    * one span and one histogram sample per call. `true` gives the nested call a span (and a
@@ -77,7 +92,8 @@ export interface OpenTelemetryToolCallListenerOptions {
    */
   readonly keepNestedSpans?: boolean;
   /**
-   * Where the decision events go (log records: docs/opentelemetry.md, "Decisions").
+   * Where the log records go: the decision events (docs/opentelemetry.md, "Decisions"), and the
+   * exceptions with `exceptionSignal` `'logs'` or `'logs/dup'`.
    * @default the logger provider registered with the Logs API (`@opentelemetry/api` 1.10+, or
    * `@opentelemetry/api-logs`), looked up at each decision; none registered, no record
    */

@@ -104,6 +104,7 @@ describe('options', () => {
     [{ maxContentLength: 1.5 }, '`maxContentLength` must be a positive integer'],
     [{ captureContent: 'yes' }, '`captureContent` must be a boolean'],
     [{ recordException: 1 }, '`recordException` must be a boolean'],
+    [{ exceptionSignal: 'log' }, "`exceptionSignal` must be 'span-events', 'logs' or 'logs/dup'"],
     [{ agentName: 42 }, '`agentName` must be a string'],
     [{ formatError: 'text' }, '`formatError` must be a function'],
     [{ redact: {} }, '`redact` must be a function'],
