@@ -5,7 +5,7 @@
  */
 export const ESM_HOOKED_FILES: RegExp[] = [
   /\/node_modules\/ai\/dist\/index\.m?js$/, // ai-sdk
-  /\/node_modules\/@modelcontextprotocol\/sdk\/dist\/esm\/(server\/mcp|client\/index)\.js$/, // mcp
+  /\/node_modules\/@modelcontextprotocol\/sdk\/dist\/esm\/(server\/mcp|server\/index|client\/index)\.js$/, // mcp
   /\/node_modules\/@modelcontextprotocol\/(server|client)\/dist\/index\.mjs$/, // mcp
   /\/node_modules\/@langchain\/core\/dist\/tools\/index\.js$/, // langchain
   /\/node_modules\/@langchain\/core\/dist\/messages\/tool\.js$/, // langchain

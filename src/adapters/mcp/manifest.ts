@@ -15,7 +15,7 @@ export const manifest: FrameworkManifest = {
     { name: '@modelcontextprotocol/client', versions: MCP_SPLIT_VERSIONS },
   ],
   hookedFiles: [
-    /\/node_modules\/@modelcontextprotocol\/sdk\/dist\/esm\/(server\/mcp|client\/index)\.js$/,
+    /\/node_modules\/@modelcontextprotocol\/sdk\/dist\/esm\/(server\/mcp|server\/index|client\/index)\.js$/,
     /\/node_modules\/@modelcontextprotocol\/(server|client)\/dist\/index\.mjs$/,
   ],
   docs: 'docs/frameworks/mcp.md',

@@ -50,6 +50,25 @@ function internals(protocol: unknown): ProtocolInternals | undefined {
   return protocol !== null && typeof protocol === 'object' ? (protocol as ProtocolInternals) : undefined;
 }
 
+/**
+ * Whether `value` is a low-level `Server` (1.x `@modelcontextprotocol/sdk/server`, 2.x
+ * `@modelcontextprotocol/server`'s `Server`), told by its shape: `setRequestHandler` and
+ * `getClientCapabilities` (a Client has the first only), and `connect`.
+ */
+export function isLowLevelServer(value: unknown): value is object {
+  if (value === null || typeof value !== 'object') return false;
+  try {
+    const server = value as Record<string, unknown>;
+    return (
+      typeof server.setRequestHandler === 'function' &&
+      typeof server.getClientCapabilities === 'function' &&
+      typeof server.connect === 'function'
+    );
+  } catch {
+    return false;
+  }
+}
+
 /** The Protocol's request handlers by method, when it has that shape. */
 export function requestHandlersOf(protocol: unknown): Map<unknown, unknown> | undefined {
   const handlers = internals(protocol)?._requestHandlers;

@@ -153,7 +153,8 @@ function observeRefusal(
   );
 }
 
-function toolCallOf(request: unknown): { toolName: string; input: unknown } {
+/** A `tools/call` request's tool name (`''` when it has none) and arguments, read defensively. */
+export function toolCallOf(request: unknown): { toolName: string; input: unknown } {
   try {
     const params = (request as { params?: { name?: unknown; arguments?: unknown } }).params;
     return { toolName: typeof params?.name === 'string' ? params.name : '', input: params?.arguments };

@@ -48,6 +48,32 @@ function describeServerError(error: unknown): RemoteCallError | undefined {
 const TOOL_ERROR: RemoteCallError = Object.freeze({ type: ERROR_TYPE_VALUE_TOOL_ERROR });
 
 /**
+ * A `tools/call` handled by a low-level Server's own `tools/call` handler (handler-tool-calls.ts): a
+ * span of kind SERVER whose failure is what the SDK answers. An `isError` result is a tool error
+ * (`tool_error`); a thrown error is sent as a JSON-RPC error answer, with the error's integer `code`
+ * (an `McpError`'s) or `-32603` (Internal error) for any other, as both SDK lines do: that code, as
+ * the client records it.
+ */
+export function handlerServerCall(requestId: unknown, links: readonly SpanContext[]): RemoteCallInfo {
+  return {
+    protocol: 'mcp',
+    side: 'server',
+    operation: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
+    requestId: requestIdOf(requestId),
+    links: links.length > 0 ? links : undefined,
+    describeError: describeHandlerError,
+  };
+}
+
+function describeHandlerError(error: unknown): RemoteCallError | undefined {
+  if (error instanceof ToolResultError) return undefined; // an isError result: tool_error, by its code
+  return jsonRpcError(error) ?? INTERNAL_ERROR;
+}
+
+/** What both SDK lines answer for a thrown error without an integer `code`. */
+const INTERNAL_ERROR: RemoteCallError = Object.freeze({ type: '-32603', statusCode: '-32603' });
+
+/**
  * A `tools/call` McpServer refused before any tool ran (unknown tool, invalid arguments): a SERVER
  * span whose failure is what McpServer answered. A JSON-RPC error answer (2.x: an unknown tool,
  * `-32602`) is its code; an `isError` answer is the `McpToolError` of it, `tool_error`.

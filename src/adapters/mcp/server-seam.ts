@@ -30,9 +30,13 @@ export function registeredToolsOf(server: object): Record<string, RegisteredTool
   return registry !== null && typeof registry === 'object' ? (registry as Record<string, RegisteredTool>) : undefined;
 }
 
-/** McpServer's low-level `Server` (`server`, both lines). */
+/** McpServer's low-level `Server` (`server`, both lines); read safely, for any object. */
 export function lowLevelOf(server: object): unknown {
-  return (server as ServerInternals).server;
+  try {
+    return (server as ServerInternals).server;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -67,6 +71,19 @@ export function onConnect(server: object, connected: (transport: unknown) => voi
         return connect.call(this, transport, ...rest);
       },
   );
+}
+
+/**
+ * The `connect` `onConnect` put on `server` itself (it watches the transport, then runs the class's),
+ * if there is one: an instance that could not take it (a frozen one) has none.
+ */
+export function ownConnect(server: object): ToolFunction | undefined {
+  try {
+    const own = Object.getOwnPropertyDescriptor(server, 'connect')?.value;
+    return typeof own === 'function' ? (own as ToolFunction) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -17,6 +17,7 @@ import { instrumentServer } from './instrument-server.js';
 import { MCP_SDK_VERSIONS, MCP_SPLIT_VERSIONS } from './manifest.js';
 import { RESPONSE_ENTRY } from './protocol-seam.js';
 import { onresponseNotingPeerAnswers } from './sdk-own-errors.js';
+import { lowLevelOf, ownConnect } from './server-seam.js';
 import { noteClosing, startSession } from './session-duration.js';
 
 const NAME = '@modelcontextprotocol/sdk';
@@ -24,13 +25,17 @@ const SERVER_NAME = '@modelcontextprotocol/server';
 const CLIENT_NAME = '@modelcontextprotocol/client';
 type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
 type Prototype = Record<string, unknown>;
+/** A module that exports a server class: 1.x `server/mcp.js` (McpServer), `server/index.js` (Server), 2.x both. */
+type ServerModule = { McpServer?: { prototype: Prototype }; Server?: { prototype: Prototype } };
 
 /*
  * Where the hooks sit.
- * - Server: `McpServer.prototype.connect`. A server handles no call before it is connected, and an
- *   app that instruments its server itself does it before `connect`: that one is left alone. The
- *   server is instrumented with `instrumentServer`, through a listener that does nothing once the
- *   instrumentation is disabled (the instance keeps its hooks).
+ * - Server: `McpServer.prototype.connect`, and the low-level `Server.prototype.connect` (a server
+ *   written on `setRequestHandler`, fastmcp's per-session servers). A server handles no call before
+ *   it is connected. One the app instrumented itself is left alone, and so is an McpServer's own
+ *   low-level Server (McpServer's connect is its Server's: the McpServer is instrumented first, which
+ *   marks both). The server is instrumented with `instrumentServer`, through a listener that does
+ *   nothing once the instrumentation is disabled (the instance keeps its hooks).
  * - Client: `Client.prototype.callTool`. Each client gets a stand-in (an object whose prototype is
  *   the client) instrumented with `instrumentClient`, whose `callTool` runs the original on the
  *   real client: the client itself is never changed, so `disable()` restores it exactly and an app
@@ -38,8 +43,8 @@ type Prototype = Record<string, unknown>;
  *   messages (`initialize`, `tools/list`, notifications, ...) are observed at `Client.prototype.request`
  *   and `.notification` as `instrumentClient` observes them (client-messages.ts), and its session at
  *   `.connect`, through the server's switch: recorded while the instrumentation is enabled.
- * - 2.x: the same two hooks on the classes the split packages export from their main module
- *   (`@modelcontextprotocol/server`'s `McpServer`, `@modelcontextprotocol/client`'s `Client`).
+ * - 2.x: the same hooks on the classes the split packages export from their main module
+ *   (`@modelcontextprotocol/server`'s `McpServer` and `Server`, `@modelcontextprotocol/client`'s `Client`).
  * - The copies other SDKs bundle (the Claude Agent SDK's `createSdkMcpServer().instance`) are no
  *   module of their own: claude-agent-sdk.ts instruments those by shape, where they are handed over.
  */
@@ -54,32 +59,35 @@ export function mcpModules(context: PatchContext): {
   // a client is observed only through the patched prototype: its stand-ins use the listener itself
   const standIns = standInCache<object, { callTool: AnyFunction }>();
 
-  const patchServer = (moduleExports: { McpServer?: { prototype: Prototype } }) => {
-    const prototype = moduleExports.McpServer?.prototype;
-    if (!prototype || typeof prototype.connect !== 'function') return moduleExports;
-    wrap(
-      prototype,
-      'connect',
-      (original) =>
-        function connect(this: object, ...args: unknown[]) {
-          if (isEnabled() && !isObserved(this)) {
-            const instrumented = guarded(
-              logger,
-              'McpServer',
-              () => instrumentServer(this as never, serverListener),
-              undefined,
-            );
-            // its own connect now watches the transport (the session, HTTP peers), then runs this one's original
-            if (instrumented !== undefined) return (this as { connect: AnyFunction }).connect(...args);
-          }
-          return (original as AnyFunction).apply(this, args);
-        },
-    );
+  /**
+   * `connect` of a server class (McpServer, or the low-level Server): instruments the instance before
+   * its first connect, unless it is observed already (by the app, or as an McpServer's own Server);
+   * then runs the instance's own `connect`, which watches the transport, or this original.
+   */
+  const connectObserved = (original: AnyFunction, what: string) =>
+    function connect(this: object, ...args: unknown[]) {
+      if (isEnabled() && !isObserved(this) && !isObserved(lowLevelOf(this))) {
+        guarded(logger, what, () => instrumentServer(this as never, serverListener), undefined);
+        // instrumented (marked): its own connect watches the transport, then comes back here to the original
+        const own = isObserved(this) ? ownConnect(this) : undefined;
+        if (own !== undefined) return own.apply(this, args);
+      }
+      return original.apply(this, args);
+    };
+
+  const patchServer = (moduleExports: ServerModule) => {
+    patchConnect(moduleExports.McpServer?.prototype, 'McpServer');
+    patchConnect(moduleExports.Server?.prototype, 'MCP Server');
     return moduleExports;
   };
-  const unpatchServer = (moduleExports: { McpServer?: { prototype: Prototype } }) => {
-    const prototype = moduleExports.McpServer?.prototype;
-    if (prototype && isWrapped(prototype.connect)) unwrap(prototype, 'connect');
+  const patchConnect = (prototype: Prototype | undefined, what: string) => {
+    if (!prototype || typeof prototype.connect !== 'function' || isWrapped(prototype.connect)) return;
+    wrap(prototype, 'connect', (original) => connectObserved(original as AnyFunction, what));
+  };
+  const unpatchServer = (moduleExports: ServerModule) => {
+    for (const prototype of [moduleExports.McpServer?.prototype, moduleExports.Server?.prototype]) {
+      if (prototype && isWrapped(prototype.connect)) unwrap(prototype, 'connect');
+    }
   };
 
   // the operations that are not tool calls: recorded through the switch, as the server's
@@ -179,10 +187,11 @@ export function mcpModules(context: PatchContext): {
   const notice = noticeUnsupported(logger, NAME, MCP_SDK_VERSIONS);
   const files = (format: 'cjs' | 'esm') => [
     new InstrumentationNodeModuleFile(`${NAME}/dist/${format}/server/mcp.js`, range, patchServer, unpatchServer),
+    new InstrumentationNodeModuleFile(`${NAME}/dist/${format}/server/index.js`, range, patchServer, unpatchServer),
     new InstrumentationNodeModuleFile(`${NAME}/dist/${format}/client/index.js`, range, patchClient, unpatchClient),
   ];
   const noticeFiles = (format: 'cjs' | 'esm') =>
-    ['server/mcp.js', 'client/index.js'].map(
+    ['server/mcp.js', 'server/index.js', 'client/index.js'].map(
       (file) => new InstrumentationNodeModuleFile(`${NAME}/dist/${format}/${file}`, ['*'], notice, () => {}),
     );
   return {
@@ -211,6 +220,13 @@ export function mcpModules(context: PatchContext): {
     commonJsSubpaths: [
       {
         specifiers: [`${NAME}/server/mcp.js`],
+        supported: MCP_SDK_VERSIONS,
+        patch: patchServer,
+        unpatch: unpatchServer,
+        unsupported: notice,
+      },
+      {
+        specifiers: [`${NAME}/server/index.js`, `${NAME}/server`],
         supported: MCP_SDK_VERSIONS,
         patch: patchServer,
         unpatch: unpatchServer,

@@ -240,7 +240,7 @@ describe('instrumentServer', () => {
 
   it('throws a TypeError naming the argument that is not a server or not a listener', () => {
     expect(() => instrumentServer({} as McpServer, recordingListener())).toThrow(
-      new TypeError('instrumentServer: `server` must be an McpServer, got object'),
+      new TypeError('instrumentServer: `server` must be an McpServer or a low-level MCP Server, got object'),
     );
     expect(() => instrumentServer(null as unknown as McpServer, recordingListener())).toThrow(/`server`/);
     expect(() => instrumentServer(weatherServer(), null as never)).toThrow(TypeError);

@@ -1,8 +1,9 @@
 import type { Client as Client2 } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { McpServer as McpServer2 } from '@modelcontextprotocol/server';
+import type { McpServer as McpServer2, Server as Server2 } from '@modelcontextprotocol/server';
 import type { ToolCallListener } from 'otel-tool-calls';
 import { instrumentClient, instrumentServer, type McpToolError } from 'otel-tool-calls/mcp';
 import { describe, expectTypeOf, it } from 'vitest';
@@ -11,6 +12,8 @@ declare const server: McpServer;
 declare const client: Client;
 declare const server2: McpServer2;
 declare const client2: Client2;
+declare const lowLevel: Server;
+declare const lowLevel2: Server2;
 declare const listener: ToolCallListener<{ startedAt: number }>;
 
 class MyServer extends (class {} as unknown as typeof import('@modelcontextprotocol/sdk/server/mcp.js').McpServer) {
@@ -21,6 +24,11 @@ describe('otel-tool-calls/mcp types', () => {
   it('instrumentServer returns the same server type, subclasses included', () => {
     expectTypeOf(instrumentServer(server, listener)).toEqualTypeOf<McpServer>();
     expectTypeOf(instrumentServer(new MyServer({ name: 's', version: '1' }), listener)).toEqualTypeOf<MyServer>();
+  });
+
+  it('takes a low-level Server of either line (fastmcp hands out 1.x ones) and returns its type', () => {
+    expectTypeOf(instrumentServer(lowLevel, listener)).toEqualTypeOf<Server>();
+    expectTypeOf(instrumentServer(lowLevel2, listener)).toEqualTypeOf<Server2>();
   });
 
   it('instrumentClient returns the same client type and callTool keeps its signature', () => {

@@ -1,10 +1,18 @@
 import { Client as Client2, InMemoryTransport as InMemoryTransport2 } from '@modelcontextprotocol/client';
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport as InMemoryTransport1 } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server as Server1 } from '@modelcontextprotocol/sdk/server/index.js';
 import { McpServer as McpServer1 } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { UrlElicitationRequiredError as UrlElicitationRequired1 } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  UrlElicitationRequiredError as UrlElicitationRequired1,
+} from '@modelcontextprotocol/sdk/types.js';
 import {
   McpServer as McpServer2,
+  ProtocolError,
+  Server as Server2,
   UrlElicitationRequiredError as UrlElicitationRequired2,
 } from '@modelcontextprotocol/server';
 
@@ -30,9 +38,30 @@ export interface TestClient {
   close(): Promise<void>;
 }
 
+/** A low-level `Server` of either line, with the tools capability. */
+export interface LowLevelServer {
+  connect(transport: unknown): Promise<void>;
+  close(): Promise<void>;
+  readonly transport?: unknown;
+}
+
+/** What a low-level server's `tools/call` handler is handed: the request, and 1.x `extra` / 2.x `ctx`. */
+export type ToolsCallHandler = (
+  request: { params: { name: string; arguments?: Record<string, unknown> } },
+  extra: unknown,
+) => Promise<unknown>;
+
 export interface SdkLine {
   readonly name: '1.x' | '2.x';
   newServer(): TestServer;
+  /** A low-level `Server` (no McpServer), as a server written on `setRequestHandler` makes it. */
+  newLowLevelServer(): LowLevelServer;
+  /** Sets the low-level server's `tools/call` handler (1.x: by `CallToolRequestSchema`, 2.x: by method). */
+  onToolsCall(server: LowLevelServer, handler: ToolsCallHandler): void;
+  /** Sets its `tools/list` handler, answering `names`. */
+  onToolsList(server: LowLevelServer, names: readonly string[]): void;
+  /** The error a handler throws to answer with JSON-RPC `code` (1.x `McpError`, 2.x `ProtocolError`). */
+  protocolError(code: number, message: string): Error;
   newClient(): TestClient;
   linkedPair(): [unknown, unknown];
   /** The one error McpServer answers with a JSON-RPC error when a tool throws it (code -32042). */
@@ -45,6 +74,11 @@ export const SDK_LINES: readonly SdkLine[] = [
   {
     name: '1.x',
     newServer: () => new McpServer1({ name: 'weather', version: '1.0.0' }) as unknown as TestServer,
+    newLowLevelServer: () => new Server1({ name: 'weather', version: '1.0.0' }, { capabilities: { tools: {} } }),
+    onToolsCall: (server, handler) => (server as Server1).setRequestHandler(CallToolRequestSchema, handler as never),
+    onToolsList: (server, names) =>
+      (server as Server1).setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed(names) })),
+    protocolError: (code, message) => new McpError(code, message),
     newClient: () => new Client1({ name: 'test-client', version: '1.0.0' }) as unknown as TestClient,
     linkedPair: () => InMemoryTransport1.createLinkedPair(),
     urlElicitationRequired: (message) => new UrlElicitationRequired1([ELICITATION as never], message),
@@ -52,14 +86,23 @@ export const SDK_LINES: readonly SdkLine[] = [
   {
     name: '2.x',
     newServer: () => new McpServer2({ name: 'weather', version: '1.0.0' }) as unknown as TestServer,
+    newLowLevelServer: () => new Server2({ name: 'weather', version: '1.0.0' }, { capabilities: { tools: {} } }),
+    onToolsCall: (server, handler) => (server as Server2).setRequestHandler('tools/call', handler as never),
+    onToolsList: (server, names) =>
+      (server as Server2).setRequestHandler('tools/list', async () => ({ tools: listed(names) })),
+    protocolError: (code, message) => new ProtocolError(code, message),
     newClient: () => new Client2({ name: 'test-client', version: '1.0.0' }) as unknown as TestClient,
     linkedPair: () => InMemoryTransport2.createLinkedPair(),
     urlElicitationRequired: (message) => new UrlElicitationRequired2([ELICITATION as never], message),
   },
 ];
 
+function listed(names: readonly string[]) {
+  return names.map((name) => ({ name, inputSchema: { type: 'object' as const } }));
+}
+
 /** A real client of `sdk` connected to `server` over the SDK's in-memory transport. */
-export async function connectLine(sdk: SdkLine, server: TestServer, client = sdk.newClient()) {
+export async function connectLine(sdk: SdkLine, server: TestServer | LowLevelServer, client = sdk.newClient()) {
   const [clientTransport, serverTransport] = sdk.linkedPair();
   // the JSON-RPC ids and _meta of the tools/call requests the client sends
   const sent: { id: string; meta: unknown }[] = [];
