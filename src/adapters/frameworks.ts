@@ -11,3 +11,4 @@ export const FRAMEWORK_LLAMAINDEX = 'llamaindex' as const;
 export const FRAMEWORK_GENKIT = 'genkit' as const;
 export const FRAMEWORK_OPENAI = 'openai' as const;
 export const FRAMEWORK_GOOGLE_GENAI = 'google-genai' as const;
+export const FRAMEWORK_OPENROUTER = 'openrouter' as const;

@@ -18,6 +18,7 @@ import { llamaindexModules } from '../adapters/llamaindex/zero-code.js';
 import { mcpModules } from '../adapters/mcp/zero-code.js';
 import { openaiModules } from '../adapters/openai/zero-code.js';
 import { openaiAgentsModules } from '../adapters/openai-agents/zero-code.js';
+import { openrouterModules } from '../adapters/openrouter/zero-code.js';
 import { assertSupportedVersion } from '../internal/optional-package.js';
 import { OpenTelemetryToolCallListener } from '../otel/opentelemetry-tool-call-listener.js';
 import type { ToolCallListener } from '../tool-call-listener.js';
@@ -76,6 +77,7 @@ export class ToolCallsInstrumentation extends InstrumentationBase<ToolCallsInstr
       ...openaiModules(context),
       ...aiSdkMcpModules(context),
       ...googleGenaiModules(context),
+      ...openrouterModules(context),
     ];
   }
 

@@ -18,6 +18,8 @@ export interface RejectedCall {
   readonly attributes?: Readonly<Record<string, string | number | boolean>>;
   /** A call a peer sent (MCP: the server's side of a `tools/call` McpServer refused). */
   readonly remote?: RemoteCallInfo;
+  /** The conversation the call belongs to, where the framework names one (`ToolCallInfo.conversationId`). */
+  readonly conversationId?: string;
 }
 
 const NO_METADATA: ToolMetadata = Object.freeze({});
@@ -42,6 +44,7 @@ export function observeRejectedCall(listener: ToolCallListener<unknown>, rejecte
           rejection: rejected.rejection,
           attributes: rejected.attributes,
           remote: rejected.remote,
+          conversationId: rejected.conversationId,
         },
         run: () => {
           throw error;
