@@ -21,6 +21,7 @@ export const ENTRY_POINTS = {
   './openai': 'src/adapters/openai/index.ts',
   './google-genai': 'src/adapters/google-genai/index.ts',
   './ai-sdk-mcp': 'src/adapters/ai-sdk-mcp/index.ts',
+  './pi-agent-core': 'src/adapters/pi-agent-core/index.ts',
   './openrouter': 'src/adapters/openrouter/index.ts',
   './instrumentation': 'src/instrumentation/index.ts',
   './register': 'src/register.ts',

@@ -131,6 +131,8 @@ export default defineConfig({
       'test/adapters/ai-sdk-mcp/**/*.test.ts',
       // @google/genai 3 needs Node 22: the 2.x the root installs runs in the main run
       'test/adapters/google-genai/**/*.test.ts',
+      // pi's agent loop on Node 24 (from the root node_modules: the package is not in compat/)
+      'test/adapters/pi-agent-core/**/*.test.ts',
       ...ZERO_CODE_SUITE,
     ],
     // the app folder the zero-code suite's apps run in on this line

@@ -11,4 +11,5 @@ export const FRAMEWORK_LLAMAINDEX = 'llamaindex' as const;
 export const FRAMEWORK_GENKIT = 'genkit' as const;
 export const FRAMEWORK_OPENAI = 'openai' as const;
 export const FRAMEWORK_GOOGLE_GENAI = 'google-genai' as const;
+export const FRAMEWORK_PI_AGENT_CORE = 'pi-agent-core' as const;
 export const FRAMEWORK_OPENROUTER = 'openrouter' as const;

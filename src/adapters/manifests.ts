@@ -13,6 +13,7 @@ import { manifest as mcp } from './mcp/manifest.js';
 import { manifest as openai } from './openai/manifest.js';
 import { manifest as openaiAgents } from './openai-agents/manifest.js';
 import { manifest as openrouter } from './openrouter/manifest.js';
+import { manifest as piAgentCore } from './pi-agent-core/manifest.js';
 
 /** Every framework's record, in the README table's order: what `npm run generate` writes the wiring from. */
 export const FRAMEWORK_MANIFESTS: readonly FrameworkManifest[] = [
@@ -29,5 +30,6 @@ export const FRAMEWORK_MANIFESTS: readonly FrameworkManifest[] = [
   openai,
   googleGenai,
   aiSdkMcp,
+  piAgentCore,
   openrouter,
 ];

@@ -17,4 +17,6 @@ export const ESM_HOOKED_FILES: RegExp[] = [
   /\/node_modules\/openai\/resources\/chat\/completions\/completions\.mjs$/, // openai
   /\/node_modules\/@google\/genai\/dist\/node\/index\.mjs$/, // google-genai
   /\/node_modules\/@ai-sdk\/mcp\/dist\/index\.m?js$/, // ai-sdk-mcp
+  /\/node_modules\/@mariozechner\/pi-agent-core\/dist\/agent-loop\.js$/, // pi-agent-core
+  /\/node_modules\/@openrouter\/(agent|sdk)\/esm\/lib\/model-result\.js$/, // openrouter
 ];

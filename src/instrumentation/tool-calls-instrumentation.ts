@@ -19,6 +19,7 @@ import { mcpModules } from '../adapters/mcp/zero-code.js';
 import { openaiModules } from '../adapters/openai/zero-code.js';
 import { openaiAgentsModules } from '../adapters/openai-agents/zero-code.js';
 import { openrouterModules } from '../adapters/openrouter/zero-code.js';
+import { piAgentCoreModules } from '../adapters/pi-agent-core/zero-code.js';
 import { assertSupportedVersion } from '../internal/optional-package.js';
 import { OpenTelemetryToolCallListener } from '../otel/opentelemetry-tool-call-listener.js';
 import type { ToolCallListener } from '../tool-call-listener.js';
@@ -77,6 +78,7 @@ export class ToolCallsInstrumentation extends InstrumentationBase<ToolCallsInstr
       ...openaiModules(context),
       ...aiSdkMcpModules(context),
       ...googleGenaiModules(context),
+      ...piAgentCoreModules(context),
       ...openrouterModules(context),
     ];
   }

@@ -90,6 +90,7 @@ const FRAMEWORK_PACKAGES = [
   '@genkit-ai/',
   'openai',
   '@modelcontextprotocol/',
+  '@mariozechner/',
   '@openrouter/',
 ];
 

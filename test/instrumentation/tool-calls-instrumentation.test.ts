@@ -47,6 +47,7 @@ describe('ToolCallsInstrumentation', () => {
       ['openai', ['>=7.0.0 <8']],
       ['@ai-sdk/mcp', ['>=1.0.0 <3']],
       ['@google/genai', ['>=2.0.0 <4']],
+      ['@mariozechner/pi-agent-core', ['>=0.73.0 <1']],
       ['@openrouter/agent', ['>=0.8.0 <1']],
       ['@openrouter/sdk', ['>=1.3.0 <2']],
     ]);

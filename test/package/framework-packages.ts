@@ -20,6 +20,7 @@ export const ADAPTER_FRAMEWORKS: Partial<Record<Subpath, RegExp>> = {
   './openai': /^openai$/,
   './google-genai': /^@google\/genai$/,
   './ai-sdk-mcp': /^@ai-sdk\/mcp$/,
+  './pi-agent-core': /^@mariozechner\/pi-(agent-core|ai)$/,
   './openrouter': /^@openrouter\/(agent|sdk)$/,
 };
 
