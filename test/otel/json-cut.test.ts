@@ -112,6 +112,12 @@ describe('cutJson: a JSON text cut to a bound stays JSON, the cut marked', () =>
             return target.charCodeAt(index);
           };
         }
+        if (key === 'slice') {
+          return (start?: number, end?: number) => {
+            read((end ?? target.length) - 1);
+            return target.slice(start, end);
+          };
+        }
         const value = Reflect.get(target, key);
         return typeof value === 'function' ? value.bind(target) : value;
       },
