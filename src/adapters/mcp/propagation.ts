@@ -10,6 +10,12 @@ import {
 } from '@opentelemetry/api';
 import { forwardingObject } from '../../internal/forwarding-object.js';
 import { logger } from '../../internal/logger.js';
+import {
+  DATADOG_META_KEY,
+  datadogSpanContext,
+  SENTRY_TRACE_META_KEY,
+  sentrySpanContext,
+} from './vendor-trace-context.js';
 
 /*
  * Trace context across the MCP boundary, as the MCP semantic conventions and SEP-414 ask: the
@@ -131,19 +137,49 @@ export function extractTraceContext(meta: unknown): ExtractedContext {
     // inside the try: `Array.isArray` throws on a revoked Proxy
     if (Array.isArray(meta)) return { parent: ambient, links: NO_LINKS };
     const carrier = copyCarrier(meta as Record<string, unknown>);
-    const extracted = propagation.extract(ambient, carrier, carrierGetter);
+    let extracted = propagation.extract(ambient, carrier, carrierGetter);
     const local = trace.getSpanContext(ambient);
+    let remote = trace.getSpanContext(extracted);
+    if (remote === undefined || remote === local) {
+      // none the configured propagator reads: Datadog's or Sentry's own keys (vendor-trace-context.ts)
+      const vendor = vendorParentOf(meta as Record<string, unknown>, extracted);
+      if (vendor !== undefined) {
+        extracted = vendor;
+        remote = trace.getSpanContext(vendor);
+      }
+    }
     // no ambient span (stdio, most servers): nothing to link, and no validity to check
     if (local === undefined) return { parent: extracted, links: NO_LINKS };
-    const remote = trace.getSpanContext(extracted);
     const replaced = remote !== undefined && remote !== local && isSpanContextValid(remote);
     // in one process (an in-memory transport) the ambient span can be the client's span itself
-    const linked = replaced && isSpanContextValid(local) && local.spanId !== remote.spanId;
+    const linked = replaced && isSpanContextValid(local) && local.spanId !== remote?.spanId;
     return { parent: extracted, links: linked ? [local] : NO_LINKS };
   } catch (error) {
     logger.warn('ignored the trace context of a request: its _meta could not be read', error);
     return { parent: ambient, links: NO_LINKS };
   }
+}
+
+/**
+ * `base` with the span context a vendor's own `_meta` keys carry, when the configured propagator
+ * found none: Datadog's `_dd_trace_context` (handed to the configured propagator first, within the
+ * bounds of `copyCarrier`: by default it holds a `traceparent`, and its `baggage` is kept; then read in
+ * Datadog's own style), else Sentry's `sentry-trace`. `undefined` when neither has a valid one.
+ */
+function vendorParentOf(meta: Record<string, unknown>, base: Context): Context | undefined {
+  const datadog = Object.hasOwn(meta, DATADOG_META_KEY) ? meta[DATADOG_META_KEY] : undefined;
+  if (datadog !== null && typeof datadog === 'object' && !Array.isArray(datadog)) {
+    const carrier = copyCarrier(datadog as Record<string, unknown>);
+    const nested = propagation.extract(base, carrier, carrierGetter);
+    const found = trace.getSpanContext(nested);
+    if (found !== undefined && found !== trace.getSpanContext(base) && isSpanContextValid(found)) return nested;
+    const own = datadogSpanContext(carrier);
+    if (own !== undefined && isSpanContextValid(own)) return trace.setSpanContext(base, own);
+  }
+  const sentry = Object.hasOwn(meta, SENTRY_TRACE_META_KEY)
+    ? sentrySpanContext(meta[SENTRY_TRACE_META_KEY])
+    : undefined;
+  return sentry !== undefined && isSpanContextValid(sentry) ? trace.setSpanContext(base, sentry) : undefined;
 }
 
 /** No links: one frozen array for every request that has none. */
