@@ -92,4 +92,20 @@ describe('instrumentServer on fastmcp sessions', () => {
     expect(madeup?.attributes[ATTR_RPC_RESPONSE_STATUS_CODE]).toBe('-32601');
     expect(madeup?.attributes[ATTR_ERROR_TYPE]).toBeUndefined();
   });
+
+  it("observes the sessions to come, instrumented on fastmcp's connect event", async () => {
+    const listener = telemetry.listener();
+    const { server, url } = await startWeather();
+    server.on('connect', ({ session }) => instrumentServer(session.server, listener));
+    for (const name of ['first', 'second']) {
+      const client = new Client({ name, version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(url));
+      await client.callTool({ name: 'weather', arguments: { city: name } });
+      await client.close();
+    }
+
+    const servers = toolCallSpans(telemetry).filter((span) => span.kind === SpanKind.SERVER);
+    expect(servers.map((span) => span.attributes[ATTR_GEN_AI_TOOL_NAME])).toEqual(['weather', 'weather']);
+    expect(new Set(servers.map((span) => span.attributes[ATTR_MCP_SESSION_ID])).size).toBe(2);
+  });
 });

@@ -214,6 +214,30 @@ describe.each(SDK_LINES)('instrumentServer on a low-level Server, SDK $name', (s
 });
 
 describe('instrumentServer: what it takes', () => {
+  it('a Server whose request handlers cannot be read is left alone, and diag says so', () => {
+    const warnings: string[] = [];
+    diag.setLogger(
+      {
+        error: () => {},
+        warn: (...args: unknown[]) => warnings.push(args.join(' ')),
+        info: () => {},
+        debug: () => {},
+        verbose: () => {},
+      },
+      DiagLogLevel.WARN,
+    );
+    // a Server of another shape: its methods, but no handler Map where the SDK keeps it
+    const server = {
+      setRequestHandler() {},
+      getClientCapabilities() {},
+      connect: async () => {},
+    };
+    expect(instrumentServer(server, recordingListener())).toBe(server);
+    expect(warnings.join('\n')).toMatch(
+      /request handlers of this MCP Server cannot be read.*its tool calls are not observed/,
+    );
+  });
+
   it('a value that is neither an McpServer nor a low-level Server is a TypeError that names both', () => {
     const client = SDK_LINES[0]?.newClient();
     expect(() => instrumentServer(client as never, recordingListener())).toThrow(
