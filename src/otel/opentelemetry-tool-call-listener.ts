@@ -48,6 +48,7 @@ import {
   ATTR_TOOL_CALL_ERROR_OUTCOME,
   ATTR_TOOL_CALL_ERROR_SOURCE,
   ATTR_TOOL_CALL_REPEAT_COUNT,
+  GEN_AI_TOOL_NAME_VALUE_UNKNOWN,
   GEN_AI_TOOL_TYPE_VALUE_FUNCTION,
   TOOL_CALL_ERROR_OUTCOME_VALUE_REPORTED,
   TOOL_CALL_ERROR_OUTCOME_VALUE_RETHROWN,
@@ -512,6 +513,8 @@ export class OpenTelemetryToolCallListener implements ToolCallListener<ToolCallS
     // code/name, or what a remote call's protocol says of it (span-shape.ts)
     const failure = failureShape(error, call);
     if (call.rejection !== undefined) state.rejected = true;
+    // a tool the app does not have, learnt from the error: one series for any name, as at the start
+    if (call.rejection === 'unknown_tool') state.metricToolName = GEN_AI_TOOL_NAME_VALUE_UNKNOWN;
     state.error = error;
     state.errorType = failure.type;
     state.outcome = outcome;

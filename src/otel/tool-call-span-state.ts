@@ -36,8 +36,11 @@ export interface ToolCallSpanState extends OpenToolCall {
   readonly extra: Attributes | undefined;
   /** A remote call's span attributes at its start: the protocol's duration metric picks from them. */
   remoteAttributes: Attributes | undefined;
-  /** `gen_ai.tool.name` in the metrics: the tool name, or `_unknown` for a tool the app does not have. */
-  readonly metricToolName: string;
+  /**
+   * `gen_ai.tool.name` in the metrics: the tool name, or `_unknown` for a tool the app does not have
+   * (known at the start, or from the error: a low-level MCP server's `-32601`).
+   */
+  metricToolName: string;
   /**
    * A call the framework rejected (the model called it wrong): its error counts as the model's
    * (`tool_call.error.source`). Known at the start (`ToolCallInfo.rejection`), or from the error.

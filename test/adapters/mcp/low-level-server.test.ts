@@ -148,6 +148,34 @@ describe.each(SDK_LINES)('instrumentServer on a low-level Server, SDK $name', (s
     ).toEqual([['-32601', 'model']]);
   });
 
+  it('tool names a client makes up are one metric series, _unknown, as an McpServer makes them', async () => {
+    const listener = telemetry.listener();
+    const server = instrumentServer(lowLevelWeather(sdk) as never, listener) as LowLevelServer;
+    const { client } = await connectLine(sdk, server);
+
+    for (const name of ['madeup-1', 'madeup-2', 'madeup-3']) {
+      await expect(client.callTool({ name, arguments: {} })).rejects.toMatchObject({ code: -32601 });
+    }
+    await client.callTool({ name: 'weather', arguments: { city: 'Oslo' } });
+
+    // the spans keep the names sent
+    expect(serverSpans().map((span) => span.name)).toEqual([
+      'tools/call madeup-1',
+      'tools/call madeup-2',
+      'tools/call madeup-3',
+      'tools/call weather',
+    ]);
+    for (const metric of [METRIC_GEN_AI_EXECUTE_TOOL_DURATION, METRIC_MCP_SERVER_OPERATION_DURATION]) {
+      const points = (await telemetry.histogramPoints(metric)).filter(
+        (point) => point.attributes[ATTR_MCP_METHOD_NAME] !== 'initialize' && point.attributes[ATTR_GEN_AI_TOOL_NAME],
+      );
+      const counts = Object.fromEntries(
+        points.map((point) => [String(point.attributes[ATTR_GEN_AI_TOOL_NAME]), point.value.count]),
+      );
+      expect(counts).toEqual({ _unknown: 3, weather: 1 });
+    }
+  });
+
   it("with 'report', a thrown error reaches the client as an isError result with the listener's text", async () => {
     const listener = telemetry.listener({ errorPolicy: 'report' });
     const server = instrumentServer(lowLevelWeather(sdk) as never, listener) as LowLevelServer;
