@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds the real servers that the observability tests run, from their own Go sources, into a cache
-# outside the repo, once per version: Jaeger v2, Prometheus 3 with promtool, Alertmanager with amtool.
+# Builds the real servers that the observability tests and `npm run stack` run, from their own Go sources,
+# into a cache outside the repo, once per version: Jaeger v2, Prometheus 3 with promtool, Alertmanager with
+# amtool, and the stack's OpenTelemetry Collector (otelcol-tool-calls, assembled by the Collector Builder
+# from observability/collector/builder-config.yaml, once per version of that manifest).
 #
 #   bash scripts/services.sh            # build what is missing (a second run reuses everything)
 #   bash scripts/services.sh --print-bin # only print the bin directory the tests read
@@ -24,6 +26,11 @@ fi
 JAEGER_VERSION=v1.76.0 # the Go module version of Jaeger 2.x's cmd/jaeger (`jaeger version` prints the 2.x one)
 PROMETHEUS_VERSION=v0.316.0 # Prometheus 3.16
 ALERTMANAGER_VERSION=v0.35.0
+# The OpenTelemetry Collector Builder (ocb) of the core release the manifest's modules are on (v0.140.0 /
+# contrib v0.140.1, Jaeger 2.13's line: Jaeger's build leaves most of the collector's packages in the Go
+# build cache, which is why the collector is built after it).
+COLLECTOR_BUILDER_VERSION=v0.140.0
+COLLECTOR_MANIFEST="$(cd "$(dirname "$0")/.." && pwd)/observability/collector/builder-config.yaml"
 
 if ! command -v go >/dev/null && [ -x /usr/local/go/bin/go ]; then export PATH="/usr/local/go/bin:$PATH"; fi
 if ! command -v go >/dev/null; then
@@ -125,12 +132,51 @@ build() {
   fi
 }
 
+# The collector: `builder --config=<manifest>` in a scratch folder generates its main package and go.mod
+# (the versions the manifest names), runs `go mod tidy` and `go build`; the binary is kept as
+# otelcol-tool-calls-v<version>-<manifest hash>, so that a change of the manifest builds it again.
+build_collector() {
+  local name=otelcol-tool-calls version hash tag
+  version=$(sed -n 's/^  version: *//p' "$COLLECTOR_MANIFEST")
+  hash=$(sha256sum "$COLLECTOR_MANIFEST" | cut -c1-12)
+  tag="v$version-$hash"
+  if [ -x "$BIN/$name-$tag" ]; then
+    ln -sfn "$name-$tag" "$BIN/$name"
+    echo "== collector $tag: cached ($name)"
+    return 0
+  fi
+  local log="$CACHE/logs/collector-$tag.log" started=$SECONDS
+  echo "== collector $tag: building $name with the Collector Builder $COLLECTOR_BUILDER_VERSION (log: $log)"
+  (
+    set -euo pipefail
+    dir="$CACHE/src/collector-$tag"
+    mkdir -p "$dir"
+    cd "$dir"
+    [ -f go.mod ] || go mod init scratch/collector-builder
+    go get -tool "go.opentelemetry.io/collector/cmd/builder@$COLLECTOR_BUILDER_VERSION"
+    go build -o builder go.opentelemetry.io/collector/cmd/builder
+    ./builder --config="$COLLECTOR_MANIFEST"
+    mv "$name/$name" "$BIN/.$name-$tag.tmp"
+    mv "$BIN/.$name-$tag.tmp" "$BIN/$name-$tag"
+    ln -sfn "$name-$tag" "$BIN/$name"
+  ) >"$log" 2>&1
+  local status=$?
+  if [ "$status" -eq 0 ]; then
+    echo "   built in $((SECONDS - started)) s"
+  else
+    echo "!! collector $tag: BUILD FAILED after $((SECONDS - started)) s; the end of $log:" >&2
+    grep -v '^go: downloading' "$log" | tail -15 | sed 's/^/   /' >&2
+    failed+=(collector)
+  fi
+}
+
 build alertmanager github.com/prometheus/alertmanager "$ALERTMANAGER_VERSION" prometheus_ldflags alertmanager_prepare \
   alertmanager amtool
 build prometheus github.com/prometheus/prometheus "$PROMETHEUS_VERSION" prometheus_ldflags - prometheus promtool
 build jaeger github.com/jaegertracing/jaeger "$JAEGER_VERSION" jaeger_ldflags - jaeger
+build_collector
 
-for cmd in jaeger prometheus promtool alertmanager amtool; do
+for cmd in jaeger prometheus promtool alertmanager amtool otelcol-tool-calls; do
   [ -x "$BIN/$cmd" ] || continue
   case $cmd in
     jaeger) flag=version ;;
@@ -141,6 +187,6 @@ done
 echo "   bin: $BIN ($(du -sh "$CACHE" 2>/dev/null | cut -f1) in $CACHE)"
 
 if [ ${#failed[@]} -gt 0 ]; then
-  echo "!! services.sh: failed to build: ${failed[*]} (see above); the tests fall back to Debian's Prometheus/Alertmanager, Jaeger's tests cannot run" >&2
+  echo "!! services.sh: failed to build: ${failed[*]} (see above); the tests fall back to Debian's Prometheus/Alertmanager, Jaeger's and the stack's tests cannot run" >&2
   exit 1
 fi

@@ -58,6 +58,13 @@ function seconds(window: string): number {
 }
 
 const RAN = 'tool_call_error_source!="model"';
+/**
+ * The call histogram's series as both metric paths spell them: scraped from an app's /metrics
+ * (`gen_ai_execute_tool_duration_count`) and pushed over OTLP, through the collector or into Prometheus'
+ * OTLP receiver (`gen_ai_execute_tool_duration_seconds_count`, the unit in the name).
+ */
+const CALLS = '__name__=~"gen_ai_execute_tool_duration(?:_seconds)?_count"';
+const BUCKETS = '__name__=~"gen_ai_execute_tool_duration(?:_seconds)?_bucket"';
 const BY = 'sum by (job, gen_ai_tool_name)';
 
 const SLIS = {
@@ -70,10 +77,10 @@ const SLIS = {
         `(`,
         `  ${BY} (rate(tool_call_errors_total{${RAN}}[${window}]))`,
         `    or on (job, gen_ai_tool_name)`,
-        `  0 * ${BY} (rate(gen_ai_execute_tool_duration_count{${RAN}}[${window}]))`,
+        `  0 * ${BY} (rate({${CALLS}, ${RAN}}[${window}]))`,
         `)`,
         `  /`,
-        `${BY} (rate(gen_ai_execute_tool_duration_count{${RAN}}[${window}]))`,
+        `${BY} (rate({${CALLS}, ${RAN}}[${window}]))`,
       ].join('\n'),
   },
   latency: {
@@ -83,12 +90,12 @@ const SLIS = {
     badRatio: (window: string, config: SloConfig) =>
       [
         `(`,
-        `  ${BY} (rate(gen_ai_execute_tool_duration_count{${RAN}}[${window}]))`,
+        `  ${BY} (rate({${CALLS}, ${RAN}}[${window}]))`,
         `    -`,
-        `  ${BY} (rate(gen_ai_execute_tool_duration_bucket{${RAN}, le="${config.slos.latency.threshold_seconds}"}[${window}]))`,
+        `  ${BY} (rate({${BUCKETS}, ${RAN}, le="${config.slos.latency.threshold_seconds}"}[${window}]))`,
         `)`,
         `  /`,
-        `${BY} (rate(gen_ai_execute_tool_duration_count{${RAN}}[${window}]))`,
+        `${BY} (rate({${CALLS}, ${RAN}}[${window}]))`,
       ].join('\n'),
   },
 } as const;
@@ -207,7 +214,7 @@ export function sloRules(config: SloConfig): string {
   const calls = longWindows.map((window, i) =>
     record(
       callsRanRecord(window),
-      `${BY} (increase(gen_ai_execute_tool_duration_count{${RAN}}[${window}]))`,
+      `${BY} (increase({${CALLS}, ${RAN}}[${window}]))`,
       i === 0 ? "calls run in each long window: the alerts' volume gate" : undefined,
     ),
   );

@@ -166,7 +166,20 @@ export async function startJaeger(
   }
   const queryUrl = `http://127.0.0.1:${ports.JAEGER_QUERY_HTTP_PORT}`;
   const otlpHttpUrl = `http://127.0.0.1:${ports.JAEGER_OTLP_HTTP_PORT}`;
+  return {
+    otlpHttpUrl,
+    otlpGrpcAddress: `127.0.0.1:${ports.JAEGER_OTLP_GRPC_PORT}`,
+    queryUrl,
+    ports,
+    spanMetricsTarget: `127.0.0.1:${ports.JAEGER_SPANMETRICS_PORT}`,
+    ...jaegerClient(queryUrl),
+    log: server.log,
+    stop: server.stop,
+  };
+}
 
+/** The query and metrics APIs of a Jaeger whose query service is at `queryUrl` (one the test started, or the stack's). */
+export function jaegerClient(queryUrl: string): Pick<RunningJaeger, 'metrics' | 'services' | 'traces'> {
   const get = async (path: string, params: Record<string, string>): Promise<unknown> => {
     const query = new URLSearchParams(params).toString();
     const response = await fetch(`${queryUrl}${path}${query ? `?${query}` : ''}`, {
@@ -180,11 +193,6 @@ export async function startJaeger(
     ((await get(path, params)) as { data: T }).data;
 
   return {
-    otlpHttpUrl,
-    otlpGrpcAddress: `127.0.0.1:${ports.JAEGER_OTLP_GRPC_PORT}`,
-    queryUrl,
-    ports,
-    spanMetricsTarget: `127.0.0.1:${ports.JAEGER_SPANMETRICS_PORT}`,
     metrics: async (kind, params) => (await get(`/api/metrics/${kind}`, params)) as JaegerMetricFamily,
     services: async () => (await api<string[] | null>('/api/services')) ?? [],
     traces: async (service, limit = 10_000) => {
@@ -198,7 +206,5 @@ export async function startJaeger(
         })) ?? []
       );
     },
-    log: server.log,
-    stop: server.stop,
   };
 }

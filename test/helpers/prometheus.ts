@@ -249,14 +249,6 @@ export async function startPrometheus(binary: string, options: PrometheusOptions
     }
   };
 
-  const api = async <T>(path: string, params: Record<string, string> = {}): Promise<T> => {
-    const query = new URLSearchParams(params).toString();
-    const response = await fetch(`${url}${path}${query ? `?${query}` : ''}`, { signal: AbortSignal.timeout(10_000) });
-    const body = (await response.json()) as ApiResponse<T>;
-    if (body.status !== 'success') throw new Error(`Prometheus ${path} ${JSON.stringify(params)}: ${body.error}`);
-    return body.data;
-  };
-
   try {
     await waitFor(
       `Prometheus ready on ${url}`,
@@ -272,9 +264,19 @@ export async function startPrometheus(binary: string, options: PrometheusOptions
     throw error;
   }
 
+  return { url, configFile, ...prometheusClient(url), log: () => output, stop };
+}
+
+/** The query API of a Prometheus at `url` (one the test started, or the stack's). */
+export function prometheusClient(url: string): Omit<RunningPrometheus, 'url' | 'configFile' | 'log' | 'stop'> {
+  const api = async <T>(path: string, params: Record<string, string> = {}): Promise<T> => {
+    const query = new URLSearchParams(params).toString();
+    const response = await fetch(`${url}${path}${query ? `?${query}` : ''}`, { signal: AbortSignal.timeout(10_000) });
+    const body = (await response.json()) as ApiResponse<T>;
+    if (body.status !== 'success') throw new Error(`Prometheus ${path} ${JSON.stringify(params)}: ${body.error}`);
+    return body.data;
+  };
   return {
-    url,
-    configFile,
     query: async (expr) => (await api<{ result: PrometheusSeries[] }>('/api/v1/query', { query: expr })).result,
     queryRange: async (expr, seconds, stepSeconds = 1) => {
       const end = Date.now() / 1000;
@@ -295,8 +297,6 @@ export async function startPrometheus(binary: string, options: PrometheusOptions
       return data.groups.flatMap((group) => group.rules);
     },
     targets: async () => (await api<{ activeTargets: PrometheusTarget[] }>('/api/v1/targets')).activeTargets,
-    log: () => output,
-    stop,
   };
 }
 

@@ -6,14 +6,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { servicesBinDir as servicesBinDirOf } from '../../scripts/stack/services-bin.js';
 import { type BinaryGate, findBinary } from './prometheus.js';
 
 /** scripts/services.sh's bin directory: OTEL_TOOL_CALLS_SERVICES_BIN, else `<cache>/bin` as the script computes it. */
-export const servicesBinDir =
-  process.env.OTEL_TOOL_CALLS_SERVICES_BIN ||
-  join(process.env.OTEL_TOOL_CALLS_SERVICES_CACHE || join(homedir(), '.cache', 'otel-tool-calls-services'), 'bin');
+export const servicesBinDir = servicesBinDirOf();
 
 /** The binary that scripts/services.sh built, if it is there. */
 export function builtBinary(name: string): string | undefined {

@@ -1,5 +1,5 @@
 /**
- * The gateway tier of observability/collector/config.yaml on the real Jaeger v2 binary (an OpenTelemetry
+ * The gateway tier of observability/collector/gateway.yaml on the real Jaeger v2 binary (an OpenTelemetry
  * Collector distribution): three agent processes (fixtures/traced-agent.ts) → the gateway (memory limiter,
  * tail sampling, batch) → a second Jaeger with the stack's config, read through its query API. Every trace
  * with an error is kept, whole; of the others a share is kept, each whole too; nothing else is lost.
@@ -19,7 +19,7 @@ import { serviceGate } from '../helpers/service-binaries.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixture = fileURLToPath(new URL('./fixtures/traced-agent.ts', import.meta.url));
-const gatewayConfig = fileURLToPath(new URL('../../observability/collector/config.yaml', import.meta.url));
+const gatewayConfig = fileURLToPath(new URL('../../observability/collector/gateway.yaml', import.meta.url));
 const jaegerGate = serviceGate('jaeger');
 const AGENTS = ['tool-calls-agent-1', 'tool-calls-agent-2', 'tool-calls-agent-3'];
 const RUNS = 30;

@@ -38,8 +38,18 @@ const services = compose.services;
 const prometheusConfig = readYaml<{
   rule_files: string[];
   alerting: { alertmanagers: Array<{ static_configs: Array<{ targets: string[] }> }> };
-  scrape_configs: Array<{ job_name: string; metrics_path?: string; static_configs: Array<{ targets: string[] }> }>;
+  scrape_configs: Array<{
+    job_name: string;
+    metrics_path?: string;
+    honor_labels?: boolean;
+    static_configs: Array<{ targets: string[] }>;
+  }>;
 }>('observability/prometheus/prometheus.yml');
+interface CollectorConfig {
+  receivers: { otlp: { protocols: Record<'grpc' | 'http', { endpoint: string }> } };
+  exporters: Record<string, { endpoint?: string; metrics_endpoint?: string }>;
+  service: { pipelines: Record<string, { receivers: string[]; exporters: string[] }> };
+}
 const datasources = readYaml<{ datasources: Datasource[] }>(
   'observability/grafana/provisioning/datasources/datasources.yml',
 ).datasources;
@@ -77,6 +87,8 @@ function withDefaults<T>(path: string): T {
   return parse(readFileSync(join(root, path), 'utf8').replace(/\$\{env:\w+:-([^}]*)\}/g, '$1')) as T;
 }
 
+const collectorConfig = withDefaults<CollectorConfig>('observability/collector/config.yaml');
+
 /** The host-side file of a path inside a container, through the service's bind mounts. */
 function hostPathOf(service: ComposeService, containerPath: string): string | undefined {
   for (const { host, container } of mounts(service)) {
@@ -100,14 +112,21 @@ function expectServiceAddress(address: string) {
 }
 
 describe('docker-compose.otel.yml', () => {
-  it('defines Jaeger, Prometheus, Alertmanager and Grafana', () => {
-    expect(Object.keys(services).sort()).toEqual(['alertmanager', 'grafana', 'jaeger', 'prometheus']);
+  it('defines the collector, Jaeger, Prometheus, Alertmanager and Grafana', () => {
+    expect(Object.keys(services).sort()).toEqual(['alertmanager', 'collector', 'grafana', 'jaeger', 'prometheus']);
   });
 
   it.for([
     { service: 'jaeger', image: 'jaegertracing/jaeger', binary: 'jaeger', tagPrefix: '' },
     { service: 'prometheus', image: 'prom/prometheus', binary: 'prometheus', tagPrefix: 'v' },
     { service: 'alertmanager', image: 'prom/alertmanager', binary: 'alertmanager', tagPrefix: 'v' },
+    // the contrib image of the release the collector is built from (its manifest's dist.version)
+    {
+      service: 'collector',
+      image: 'otel/opentelemetry-collector-contrib',
+      binary: 'otelcol-tool-calls',
+      tagPrefix: '',
+    },
   ])('pins $image to the version of the $binary that the tests run', ({ service, image, binary, tagPrefix }, ctx) => {
     const gate = serviceGate(binary);
     const path = gate.path ?? skipOrFail(ctx, gate);
@@ -118,7 +137,8 @@ describe('docker-compose.otel.yml', () => {
     expect(services[service]!.image).toBe(`${image}:${tagPrefix}${version}`);
   });
 
-  it('runs Jaeger 2.x, Prometheus 3.x and Grafana 12.x', () => {
+  it('runs the collector of the line Jaeger is built on (0.140.x), Jaeger 2.x, Prometheus 3.x and Grafana 12.x', () => {
+    expect(services.collector!.image).toMatch(/^otel\/opentelemetry-collector-contrib:0\.140\./);
     expect(services.jaeger!.image).toMatch(/^jaegertracing\/jaeger:2\./);
     expect(services.prometheus!.image).toMatch(/^prom\/prometheus:v3\./);
     expect(services.grafana!.image).toMatch(/^grafana\/grafana:12\./);
@@ -130,8 +150,9 @@ describe('docker-compose.otel.yml', () => {
     }
   });
 
-  it('publishes the documented ports: OTLP 4317/4318, Jaeger UI 16686, Prometheus 9090, Alertmanager 9093, Grafana 3000', () => {
-    expect(publishedPorts(services.jaeger!)).toEqual(['4317:4317', '4318:4318', '16686:16686']);
+  it('publishes the documented ports: OTLP 4317/4318 (the collector), Jaeger UI 16686, Prometheus 9090, Alertmanager 9093, Grafana 3000', () => {
+    expect(publishedPorts(services.collector!)).toEqual(['4317:4317', '4318:4318']);
+    expect(publishedPorts(services.jaeger!)).toEqual(['16686:16686']);
     expect(publishedPorts(services.prometheus!)).toEqual(['9090:9090']);
     expect(publishedPorts(services.alertmanager!)).toEqual(['9093:9093']);
     expect(publishedPorts(services.grafana!)).toEqual(['3000:3000']);
@@ -143,8 +164,9 @@ describe('docker-compose.otel.yml', () => {
     for (const { host } of all) expect(existsSync(host), host).toBe(true);
   });
 
-  it('starts Jaeger, Prometheus and Alertmanager with config files that the mounts provide', () => {
+  it('starts the collector, Jaeger, Prometheus and Alertmanager with config files that the mounts provide', () => {
     for (const [name, option] of [
+      ['collector', '--config='],
       ['jaeger', '--config='],
       ['prometheus', '--config.file='],
       ['alertmanager', '--config.file='],
@@ -162,10 +184,13 @@ describe('docker-compose.otel.yml', () => {
     expect(hostPathOf(services.jaeger!, '/etc/jaeger/config.yaml')).toBe(
       join(root, 'observability/jaeger/config.yaml'),
     );
+    expect(hostPathOf(services.collector!, '/etc/otelcol-contrib/config.yaml')).toBe(
+      join(root, 'observability/collector/config.yaml'),
+    );
   });
 
   it.for(['observability/jaeger/config.yaml', 'observability/jaeger/config-memory.yaml'])(
-    'has Jaeger listen, by the defaults of %s, on all interfaces and the ports the service publishes',
+    'has Jaeger listen, by the defaults of %s, on all interfaces: OTLP where the collector sends, the UI where the service publishes it',
     (file) => {
       // the config reads host and ports from variables that the tests set; in the container the defaults apply
       const config = withDefaults<{
@@ -175,13 +200,32 @@ describe('docker-compose.otel.yml', () => {
       expect(config.receivers.otlp.protocols.grpc.endpoint).toBe('0.0.0.0:4317');
       expect(config.receivers.otlp.protocols.http.endpoint).toBe('0.0.0.0:4318');
       expect(config.extensions.jaeger_query.http.endpoint).toBe('0.0.0.0:16686');
-      expect(publishedPorts(services.jaeger!).map((mapping) => mapping.split(':')[1])).toEqual([
-        '4317',
-        '4318',
-        '16686',
-      ]);
+      expect(publishedPorts(services.jaeger!).map((mapping) => mapping.split(':')[1])).toEqual(['16686']);
+      expect(collectorConfig.exporters['otlp/jaeger']?.endpoint).toBe('jaeger:4317');
     },
   );
+
+  it('has the collector take OTLP where the apps send it, and hand each signal on to a service of the stack', () => {
+    expect(collectorConfig.receivers.otlp.protocols.grpc.endpoint).toBe('0.0.0.0:4317');
+    expect(collectorConfig.receivers.otlp.protocols.http.endpoint).toBe('0.0.0.0:4318');
+    // traces to Jaeger's OTLP receiver (not published: only the collector sends there)
+    expect(collectorConfig.service.pipelines.traces?.exporters).toEqual(['otlp/jaeger']);
+    expect(services.collector!.depends_on).toContain('jaeger');
+    // this package's metrics served for Prometheus' scrape, with the job and instance they carry
+    const served = collectorConfig.exporters['prometheus/tool-calls']?.endpoint?.split(':').at(-1);
+    expect(collectorConfig.service.pipelines['metrics/tool-calls']?.exporters).toEqual(['prometheus/tool-calls']);
+    const job = prometheusConfig.scrape_configs.find((config) => config.job_name === 'tool-calls-collector');
+    expect(job?.static_configs.flatMap((config) => config.targets)).toEqual([`collector:${served}`]);
+    expect(job?.honor_labels).toBe(true);
+    // every other metric into Prometheus' OTLP receiver, which the compose command turns on
+    const otlp = collectorConfig.exporters['otlphttp/prometheus']?.metrics_endpoint ?? '';
+    expect(otlp).toBe('http://prometheus:9090/api/v1/otlp/v1/metrics');
+    expectServiceAddress(otlp);
+    expect(services.prometheus!.command).toContain('--web.enable-otlp-receiver');
+    expect(services.prometheus!.command).toContain('--enable-feature=created-timestamp-zero-ingestion');
+    // the decision log records in the collector's output
+    expect(collectorConfig.service.pipelines.logs?.exporters).toEqual(['debug/log-records']);
+  });
 
   it('keeps Jaeger traces, the Prometheus TSDB and Alertmanager state on named volumes, where each server writes', () => {
     expect(Object.keys(compose.volumes ?? {}).sort()).toEqual(['alertmanager-data', 'jaeger-data', 'prometheus-data']);

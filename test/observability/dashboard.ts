@@ -70,3 +70,32 @@ export function hasData(series: readonly PrometheusSeries[]): boolean {
   const samples = series.flatMap((s) => (s.value ? [s.value] : (s.values ?? [])));
   return samples.some(([, value]) => Number.isFinite(Number(value)));
 }
+
+/** Queries Prometheus the way a panel does: instant for an instant target, else the last minute by the second. */
+export interface PanelQuerier {
+  query(expr: string): Promise<PrometheusSeries[]>;
+  queryRange(expr: string, seconds: number, stepSeconds?: number): Promise<PrometheusSeries[]>;
+}
+
+/**
+ * The panel queries (`<panel title> <refId>`) that still return no data after `timeoutMs`, the variables
+ * substituted by `values`: each query is asked again until it has data or the time is up. `[]`: every
+ * panel would draw something.
+ */
+export async function queriesWithoutData(
+  prometheus: PanelQuerier,
+  values: Record<string, string>,
+  timeoutMs = 90_000,
+): Promise<string[]> {
+  const pending = new Map(allQueries.map(({ panel, target }) => [`${panel.title} ${target.refId}`, target]));
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const [name, target] of pending) {
+      const expr = interpolate(target.expr, values);
+      const result = target.instant ? await prometheus.query(expr) : await prometheus.queryRange(expr, 60, 1);
+      if (hasData(result)) pending.delete(name);
+    }
+    if (pending.size === 0 || Date.now() >= deadline) return [...pending.keys()];
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}

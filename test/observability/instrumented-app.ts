@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../helpers/free-port.js';
 import { waitFor } from '../helpers/prometheus.js';
+import type { RunTally } from './fleet-apps.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/instrumented-tools.ts', import.meta.url));
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -16,6 +17,8 @@ export interface InstrumentedApp {
   /** The resource's service.name, seen by Prometheus as target_info's service_name. */
   readonly serviceName: string;
   readonly agentName: string;
+  /** What it did, once it has made its `turns` (never resolves without `turns`). */
+  tally(): Promise<RunTally>;
   stop(): Promise<void>;
 }
 
@@ -23,8 +26,18 @@ export async function startInstrumentedApp({
   serviceName = 'tool-calls-fixture',
   agentName = 'support-agent',
   maxSeconds = 300,
+  turns,
+  port: givenPort,
+}: {
+  serviceName?: string;
+  agentName?: string;
+  maxSeconds?: number;
+  /** Stop calling after this many agent turns (serving the metrics on); none: until stopped. */
+  turns?: number;
+  /** The port to serve /metrics on (a scrape target chosen before the app starts). @default a free one */
+  port?: number;
 } = {}): Promise<InstrumentedApp> {
-  const port = await freePort();
+  const port = givenPort ?? (await freePort());
   // node --import tsx: one process (the tsx CLI would add a parent), resolving `otel-tool-calls` through tsconfig paths
   const child: ChildProcess = spawn(
     process.execPath,
@@ -40,12 +53,19 @@ export async function startInstrumentedApp({
       agentName,
       '--max-seconds',
       String(maxSeconds),
+      ...(turns === undefined ? [] : ['--turns', String(turns)]),
     ],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
+  let finished: (tally: RunTally) => void = () => {};
+  const tally = new Promise<RunTally>((resolve) => {
+    finished = resolve;
+  });
   child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
+    const done = output.split('\n').find((line) => line.startsWith('{"done":true'));
+    if (done) finished(JSON.parse(done) as RunTally);
   });
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
@@ -80,5 +100,5 @@ export async function startInstrumentedApp({
     await stop();
     throw error;
   }
-  return { target: `127.0.0.1:${port}`, serviceName, agentName, stop };
+  return { target: `127.0.0.1:${port}`, serviceName, agentName, tally: () => tally, stop };
 }

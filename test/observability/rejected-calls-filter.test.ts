@@ -30,16 +30,26 @@ const queries = [
   ),
 ];
 
-/** The label matchers of every selector of `metric` in `expr`, e.g. `tool_call_error_source!="model"`. */
+/**
+ * The label matchers of every selector of `metric` in `expr`, e.g. `tool_call_error_source!="model"`: a
+ * selector by its name (`metric{...}`) or by a `__name__` regex that spells it both ways
+ * (`{__name__=~"gen_ai_execute_tool_duration(?:_seconds)?_bucket", ...}`).
+ */
 function selectorsOf(metric: string, expr: string): string[] {
-  return [...expr.matchAll(new RegExp(`\\b${metric}\\{([^}]*)\\}`, 'g'))].map((match) =>
-    match[1]!.replace(/\s+/g, ' '),
-  );
+  const [base, suffix] = [
+    metric.replace(/_(bucket|count|sum|total)$/, ''),
+    metric.match(/_(bucket|count|sum|total)$/)?.[0],
+  ];
+  const byName = [...expr.matchAll(new RegExp(`\\b${metric}\\{([^}]*)\\}`, 'g'))].map((match) => match[1]!);
+  const byRegex = [...expr.matchAll(/\{__name__=~"([^"]+)"([^}]*)\}/g)]
+    .filter((match) => match[1]!.startsWith(base) && match[1]!.endsWith(suffix ?? ''))
+    .map((match) => match[2]!.replace(/^,\s*/, ''));
+  return [...byName, ...byRegex].map((matchers) => matchers.replace(/\s+/g, ' '));
 }
 
 describe('the calls the model got wrong, in the rules and the dashboard', () => {
   it('leaves them out of every latency query (the ~0 s samples of calls no tool ran)', () => {
-    const latency = queries.filter(({ expr }) => expr.includes('gen_ai_execute_tool_duration_bucket'));
+    const latency = queries.filter(({ expr }) => selectorsOf('gen_ai_execute_tool_duration_bucket', expr).length > 0);
     expect(latency.length).toBeGreaterThanOrEqual(6 + 8); // 8 latency burn-rate windows of the SLO rules
     for (const { where, expr } of latency) {
       for (const matchers of selectorsOf('gen_ai_execute_tool_duration_bucket', expr)) {

@@ -6,7 +6,7 @@
  * - An app (fixtures/traced-agent.ts, paced) keeps ending spans while Jaeger is stopped for OUTAGE_MS and
  *   started again. Sent direct, what is lost is exactly what the SDK's OTLP exporter gave up on after its
  *   retries (5 retries, 1 s backoff growing 1.5x, within its 10 s timeout): the spans of those exports.
- *   Sent through the gateway (observability/collector/config.yaml: a sending queue and retries), nothing.
+ *   Sent through the gateway (observability/collector/gateway.yaml: a sending queue and retries), nothing.
  * Counts, not durations: the outage is longer than the exporter's retries, and the tests compare span ids.
  * The figures each run measured are printed (and are in docs/guarantees.md).
  */
@@ -25,7 +25,7 @@ import { serviceGate } from '../helpers/service-binaries.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixture = fileURLToPath(new URL('./fixtures/traced-agent.ts', import.meta.url));
-const gatewayConfig = fileURLToPath(new URL('../../observability/collector/config.yaml', import.meta.url));
+const gatewayConfig = fileURLToPath(new URL('../../observability/collector/gateway.yaml', import.meta.url));
 const jaegerGate = serviceGate('jaeger');
 
 /** Longer than the SDK exporter retries one export (its 10 s timeout), plus Jaeger's start. */
