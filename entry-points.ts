@@ -23,6 +23,7 @@ export const ENTRY_POINTS = {
   './ai-sdk-mcp': 'src/adapters/ai-sdk-mcp/index.ts',
   './pi-agent-core': 'src/adapters/pi-agent-core/index.ts',
   './openrouter': 'src/adapters/openrouter/index.ts',
+  './bedrock-agent-runtime': 'src/adapters/bedrock-agent-runtime/index.ts',
   './instrumentation': 'src/instrumentation/index.ts',
   './register': 'src/register.ts',
 } as const;

@@ -13,3 +13,4 @@ export const FRAMEWORK_OPENAI = 'openai' as const;
 export const FRAMEWORK_GOOGLE_GENAI = 'google-genai' as const;
 export const FRAMEWORK_PI_AGENT_CORE = 'pi-agent-core' as const;
 export const FRAMEWORK_OPENROUTER = 'openrouter' as const;
+export const FRAMEWORK_BEDROCK_AGENT_RUNTIME = 'bedrock-agent-runtime' as const;

@@ -1,6 +1,7 @@
 import { manifest as aiSdk } from './ai-sdk/manifest.js';
 import { manifest as aiSdkMcp } from './ai-sdk-mcp/manifest.js';
 import { manifest as anthropic } from './anthropic/manifest.js';
+import { manifest as bedrockAgentRuntime } from './bedrock-agent-runtime/manifest.js';
 import { manifest as claudeAgentSdk } from './claude-agent-sdk/manifest.js';
 import type { FrameworkManifest } from './framework-manifest.js';
 import { manifest as genkit } from './genkit/manifest.js';
@@ -32,4 +33,5 @@ export const FRAMEWORK_MANIFESTS: readonly FrameworkManifest[] = [
   aiSdkMcp,
   piAgentCore,
   openrouter,
+  bedrockAgentRuntime,
 ];

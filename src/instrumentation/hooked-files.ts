@@ -19,4 +19,5 @@ export const ESM_HOOKED_FILES: RegExp[] = [
   /\/node_modules\/@ai-sdk\/mcp\/dist\/index\.m?js$/, // ai-sdk-mcp
   /\/node_modules\/@mariozechner\/pi-agent-core\/dist\/agent-loop\.js$/, // pi-agent-core
   /\/node_modules\/@openrouter\/(agent|sdk)\/esm\/lib\/model-result\.js$/, // openrouter
+  /\/node_modules\/@aws-sdk\/client-bedrock-agent-runtime\/dist-cjs\/index\.js$/, // bedrock-agent-runtime
 ];

@@ -9,6 +9,7 @@ import {
 import { aiSdkModules } from '../adapters/ai-sdk/zero-code.js';
 import { aiSdkMcpModules } from '../adapters/ai-sdk-mcp/zero-code.js';
 import { anthropicModules } from '../adapters/anthropic/zero-code.js';
+import { bedrockAgentRuntimeModules } from '../adapters/bedrock-agent-runtime/zero-code.js';
 import { claudeAgentSdkModules } from '../adapters/claude-agent-sdk/zero-code.js';
 import { genkitModules } from '../adapters/genkit/zero-code.js';
 import { googleAdkModules } from '../adapters/google-adk/zero-code.js';
@@ -80,6 +81,7 @@ export class ToolCallsInstrumentation extends InstrumentationBase<ToolCallsInstr
       ...googleGenaiModules(context),
       ...piAgentCoreModules(context),
       ...openrouterModules(context),
+      ...bedrockAgentRuntimeModules(context),
     ];
   }
 

@@ -92,6 +92,7 @@ const FRAMEWORK_PACKAGES = [
   '@modelcontextprotocol/',
   '@mariozechner/',
   '@openrouter/',
+  '@aws-sdk/client-bedrock-agent-runtime',
 ];
 
 function isFrameworkPackage(specifier: string): boolean {

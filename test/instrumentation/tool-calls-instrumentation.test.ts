@@ -50,6 +50,7 @@ describe('ToolCallsInstrumentation', () => {
       ['@mariozechner/pi-agent-core', ['>=0.73.0 <1']],
       ['@openrouter/agent', ['>=0.8.0 <1']],
       ['@openrouter/sdk', ['>=1.3.0 <2']],
+      ['@aws-sdk/client-bedrock-agent-runtime', ['>=3.700.0 <4']],
     ]);
   });
 

@@ -22,6 +22,7 @@ export const ADAPTER_FRAMEWORKS: Partial<Record<Subpath, RegExp>> = {
   './ai-sdk-mcp': /^@ai-sdk\/mcp$/,
   './pi-agent-core': /^@mariozechner\/pi-(agent-core|ai)$/,
   './openrouter': /^@openrouter\/(agent|sdk)$/,
+  './bedrock-agent-runtime': /^@aws-sdk\/client-bedrock-agent-runtime$/,
 };
 
 export const isFrameworkPackage = (name: string) =>
