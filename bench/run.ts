@@ -17,7 +17,9 @@
  * installed Node (its table and targets; bench/results/startup.tmp.json); --only mcp the MCP round
  * trip alone (its table and target; bench/results/mcp.tmp.json); --only signals the agent signals'
  * cases alone, in processes of their own (their table, comparisons and targets;
- * bench/results/signals.tmp.json: a quick look, the full run's figures are the ones reported).
+ * bench/results/signals.tmp.json: a quick look, the full run's figures are the ones reported);
+ * --only metrics-paths pushing the tool metrics over OTLP against serving them at /metrics, per call
+ * and at start (bench/lib/metrics-paths.ts; bench/results/metrics-paths.tmp.json).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,6 +34,7 @@ import {
   formatInFlight,
   formatMcpRoundTrip,
   formatMemory,
+  formatMetricsPaths,
   formatPaired,
   formatPeers,
   formatPooledValues,
@@ -41,11 +44,19 @@ import {
   formatTable,
   formatTargets,
 } from './lib/format.js';
+import { freePort } from './lib/free-port.js';
 import { FULL_SETTINGS, type Measured, QUICK_SETTINGS } from './lib/measure.js';
+import {
+  type MetricsPathsAllocated,
+  type MetricsPathsResult,
+  type MetricsPathsTimed,
+  metricsPathStartupCases,
+  summarizeMetricsPaths,
+} from './lib/metrics-paths.js';
 import type { PairedResult } from './lib/paired.js';
 import { bundlePeers, type PeersStatus, preparePeers } from './lib/peers.js';
 import { compare, compareAllocations } from './lib/rows.js';
-import { measureStartup, startupRuntimes } from './lib/startup.js';
+import { measureStartup, type StartupRuntime, startupRuntimes } from './lib/startup.js';
 import {
   evaluateMcpTarget,
   evaluateRepeatTableTarget,
@@ -70,6 +81,7 @@ const GROUPS_ALONE: Readonly<Record<string, string>> = {
   startup: 'startup.tmp.json',
   mcp: 'mcp.tmp.json',
   signals: 'signals.tmp.json',
+  'metrics-paths': 'metrics-paths.tmp.json',
 };
 if (values.only !== undefined && !Object.hasOwn(GROUPS_ALONE, values.only)) {
   throw new Error(
@@ -105,6 +117,14 @@ const startupSettings = { rounds: quick ? 1 : 12, runtimes: startupRuntimes(root
  * (bench/mcp-round-trip.ts).
  */
 const mcpRounds = Number(process.env.BENCH_MCP_ROUNDS ?? 400);
+/**
+ * The metrics paths group's processes per call (each `rounds` rounds of a batch of `calls` calls and one
+ * export per path, after `warmup` batches of each): its intervals pool the rounds of several processes,
+ * as the MCP group's do, since runs of the same code differ more between processes than within one.
+ */
+const metricsPathsSettings = quick
+  ? { processes: 1, perProcess: ['--calls', '500', '--rounds', '2', '--warmup', '1'] }
+  : { processes: 3, perProcess: ['--calls', '10000', '--rounds', '30', '--warmup', '3'] };
 const scratch = mkdtempSync(join(tmpdir(), 'otel-tool-calls-bench-'));
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -243,7 +263,9 @@ function reportAlone(group: string, title: string, measured: object, body: strin
   console.log(`otel-tool-calls benchmark, ${title} alone${quick ? ' (QUICK MODE: not measurements)' : ''}`);
   console.log(`load average ${machine.loadAverageBefore[0]} → ${machine.loadAverageAfter[0]}; ${elapsedSeconds} s\n`);
   console.log(body);
-  console.log(`\nTargets${quick ? ' (quick mode: not judged on these numbers)' : ''}:\n${formatTargets(targets)}`);
+  if (targets.length > 0) {
+    console.log(`\nTargets${quick ? ' (quick mode: not judged on these numbers)' : ''}:\n${formatTargets(targets)}`);
+  }
   console.log(`\nJSON: ${out}`);
 }
 
@@ -278,6 +300,50 @@ async function mcpAlone(): Promise<void> {
   ]);
 }
 
+/**
+ * The metrics paths (bench/lib/metrics-paths.ts): per call, bench/metrics-paths.ts and its peer
+ * (bundled) in processes of their own, timed, then once more for the bytes allocated; at start, the
+ * startup group's machinery with the paths' cases, on this Node.
+ */
+async function measureMetricsPaths(): Promise<MetricsPathsResult> {
+  const app = await bundleForNode(root, join('bench', 'metrics-paths.ts'), join(scratch, 'metrics-paths.mjs'));
+  const peer = await bundleForNode(
+    root,
+    join('bench', 'metrics-paths', 'peer.ts'),
+    join(scratch, 'metrics-paths-peer.mjs'),
+  );
+  const timed: MetricsPathsTimed[] = [];
+  for (let k = 0; k < metricsPathsSettings.processes; k++) {
+    log(`▶ metrics paths: push against pull per call, process ${k + 1}/${metricsPathsSettings.processes}`);
+    const file = join(scratch, `metrics-paths-${k}.json`);
+    await node([app, '--peer', peer, '--out', file, ...metricsPathsSettings.perProcess]);
+    timed.push(JSON.parse(readFileSync(file, 'utf8')) as MetricsPathsTimed);
+  }
+  log('▶ metrics paths (bytes allocated per call)');
+  const allocationFile = join(scratch, 'metrics-paths-allocation.json');
+  await node([
+    ...[...ALLOCATION_FLAGS, app, '--peer', peer, '--out', allocationFile, '--mode', 'allocation'],
+    ...(quick ? ['--calls', '500', '--warmup', '1', '--window', '200', '--windows', '2'] : []),
+  ]);
+  const allocated = JSON.parse(readFileSync(allocationFile, 'utf8')) as MetricsPathsAllocated;
+  log('▶ metrics paths at start');
+  const [thisNode] = startupSettings.runtimes;
+  const started = await measureStartup(
+    root,
+    { ...startupSettings, runtimes: [thisNode as StartupRuntime], cases: metricsPathStartupCases(await freePort()) },
+    log,
+  );
+  const [measured] = started.runtimes;
+  if (measured === undefined) throw new Error('the metrics paths at start measured no runtime');
+  return summarizeMetricsPaths(timed, allocated, { ...measured, rounds: started.rounds });
+}
+
+/** The metrics paths group alone: its tables, and its JSON. */
+async function metricsPathsAlone(): Promise<void> {
+  const metricsPaths = await measureMetricsPaths();
+  reportAlone('metrics-paths', 'the metrics paths group', { metricsPaths }, formatMetricsPaths(metricsPaths), []);
+}
+
 /** The agent signals' group alone: timed, its comparisons in `targetProcesses` processes, judged. */
 async function signalsAlone(): Promise<void> {
   const compiled = [await compiledSuite()];
@@ -296,6 +362,8 @@ try {
     await mcpAlone();
   } else if (only === 'signals') {
     await signalsAlone();
+  } else if (only === 'metrics-paths') {
+    await metricsPathsAlone();
   } else {
     await everything();
   }
@@ -360,6 +428,8 @@ async function everything(): Promise<void> {
   log('▶ startup');
   const startup = await measureStartup(root, startupSettings, log);
 
+  const metricsPaths = await measureMetricsPaths();
+
   const rows = compare(measured);
   const targets = [
     ...evaluateTargets(pairedByProcess, memory, sharedTimes),
@@ -386,6 +456,7 @@ async function everything(): Promise<void> {
     repeatTable,
     mcpRoundTrip,
     startup,
+    metricsPaths,
     targets,
   };
   mkdirSync(dirname(out), { recursive: true });
@@ -407,6 +478,7 @@ async function everything(): Promise<void> {
   console.log(`\n${formatRepeatTable(repeatTable)}`);
   console.log(`\n${formatMcpRoundTrip(mcpRoundTrip)}`);
   console.log(`\n${formatStartup(startup)}`);
+  console.log(`\n${formatMetricsPaths(metricsPaths)}`);
   console.log(`\nTargets${quick ? ' (quick mode: not judged on these numbers)' : ''}:\n${formatTargets(targets)}`);
   console.log(`\n${formatPooledValues(targets)}`);
   console.log(`\nJSON: ${out}`);

@@ -1,4 +1,5 @@
 import { band } from './band.js';
+import type { Interval, MetricsPathsResult } from './metrics-paths.js';
 import type { PairedResult } from './paired.js';
 import type { PeersStatus } from './peers.js';
 import type { AllocationReportRow, ReportRow } from './rows.js';
@@ -95,6 +96,72 @@ export function formatStartup(startup: StartupResult): string {
     );
   }
   return sections.join('\n');
+}
+
+/**
+ * The metrics paths group: per call (each path's row, then each push ÷ pull with its interval) and at
+ * start (each case's row on this Node, then each way of starting, push ÷ pull).
+ */
+export function formatMetricsPaths(result: MetricsPathsResult): string {
+  const { perCall, atStart } = result;
+  const ratio = (value: Interval, of: string) =>
+    `${times(value.median)} (95 % interval ${value.low.toFixed(2)}–${times(value.high)}, ${value.samples} ${of})`;
+  const perCallTable = markdownTable(
+    [
+      'path',
+      'what the app does',
+      'CPU/call, export included',
+      'the calls alone',
+      'CPU per export',
+      'its share of a call',
+      'payload',
+      'bytes/call',
+      'bytes per export',
+    ],
+    perCall.paths.map((row) => [
+      row.id,
+      row.label,
+      ns(row.nsPerCall),
+      ns(row.callsNsPerCall),
+      `${(row.exportNs / 1e6).toFixed(2)} ms`,
+      ns(row.exportShareNs),
+      bytes(row.payloadBytes),
+      bytes(row.bytesPerCall),
+      bytes(row.bytesPerExport),
+    ]),
+    new Set([2, 3, 4, 5, 6, 7, 8]),
+  );
+  const startTable = markdownTable(
+    ['case', 'what runs', 'CPU (median)', '× bare', 'peak RSS (median)', '× bare'],
+    atStart.rows.map((row) => [
+      row.id,
+      row.label,
+      `${Math.round(row.cpuMs)} ms`,
+      times(row.cpuVsBare),
+      `${row.peakRssMb.toFixed(1)} MB`,
+      times(row.rssVsBare),
+    ]),
+    new Set([2, 3, 4, 5]),
+  );
+  return [
+    'Metrics paths: pushing OTLP against serving /metrics (push ÷ pull; reported, not judged)',
+    `Per call (the listener on the real SDK, ${perCall.tools} tools, one call in ${perCall.failingOneIn} of each failing; ` +
+      `batches of ${perCall.callsPerBatch.toLocaleString('en-US')} calls, then one export or one scrape by another process on 127.0.0.1; ` +
+      `${perCall.processes} processes × ${perCall.roundsPerProcess} rounds of the three paths in rotating order; CPU of the app's process; ` +
+      `bytes allocated: windows of ${perCall.callsPerAllocationWindow.toLocaleString('en-US')} calls, and of one export, its share added per call)`,
+    perCallTable,
+    ...perCall.comparisons.map(
+      (c) =>
+        `  ${c.subject} ÷ ${c.reference}, per call: ${ratio(c.perCall, 'rounds')}, ${signedNs(c.overNs)}; ` +
+        `per export: ${ratio(c.perExport, 'rounds')}; bytes per call ${times(c.bytesPerCall)}`,
+    ),
+    `
+Metrics paths at start on Node ${atStart.runtime.version} (whole process, /usr/bin/time, ${atStart.rounds} rounds in rotating order; × bare: median of the per-round ratios)`,
+    startTable,
+    ...atStart.comparisons.map(
+      (c) => `  ${c.subject} ÷ ${c.reference}: CPU ${ratio(c.cpu, 'rounds')}, peak RSS ${ratio(c.rss, 'rounds')}`,
+    ),
+  ].join('\n');
 }
 
 function ns(value: number): string {

@@ -22,6 +22,13 @@ export interface StartupCase {
   readonly args: (files: StartupFiles) => string[];
   /** Whether the run exports the tool call's `execute_tool` span: checked on every run, so a case that stopped observing fails the group. */
   readonly observes: boolean;
+  /** Variables the case sets over the group's (the metrics paths' `OTEL_METRICS_EXPORTER`, ...). */
+  readonly env?: Readonly<Record<string, string>>;
+  /**
+   * How the run's tool metrics leave it, checked on every run when set: `push`, it sent them over OTLP
+   * (the call's duration histogram reached the sink); `pull`, it did not (its `/metrics` served them).
+   */
+  readonly metrics?: 'push' | 'pull';
 }
 
 export interface StartupFiles {
@@ -200,13 +207,18 @@ export async function bundleStartup(root: string): Promise<StartupFiles> {
 /** The OTLP receiver the runs export to: its address, and what it has received since it was last asked. */
 interface Sink {
   readonly url: string;
-  /** The number of requests since the last call whose body names an `execute_tool` span; resets it. */
-  takeToolSpanRequests(): number;
+  /**
+   * The requests since the last call whose body names the tool call's `execute_tool` span, and those
+   * that name its duration histogram; resets both.
+   */
+  takeRequests(): { toolSpans: number; toolMetrics: number };
   close(): Promise<void>;
 }
 
 /** The span name the tool call exports, as bytes of either OTLP encoding (protobuf keeps strings as UTF-8). */
 const TOOL_SPAN = Buffer.from('execute_tool getWeather');
+/** The tool call's duration histogram, the same way. */
+const TOOL_METRIC = Buffer.from('gen_ai.execute_tool.duration');
 
 /**
  * An OTLP/HTTP receiver on 127.0.0.1 that takes everything (an empty success response, as a
@@ -214,12 +226,15 @@ const TOOL_SPAN = Buffer.from('execute_tool getWeather');
  * time, and each flushes before it exits, so what arrives during a run is that run's.
  */
 async function startSink(): Promise<Sink> {
-  let toolSpanRequests = 0;
+  let toolSpans = 0;
+  let toolMetrics = 0;
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      if (Buffer.concat(chunks).includes(TOOL_SPAN)) toolSpanRequests++;
+      const body = Buffer.concat(chunks);
+      if (body.includes(TOOL_SPAN)) toolSpans++;
+      if (body.includes(TOOL_METRIC)) toolMetrics++;
       const json = request.headers['content-type']?.includes('json');
       response.writeHead(200, { 'content-type': json ? 'application/json' : 'application/x-protobuf' });
       response.end(json ? '{}' : '');
@@ -229,9 +244,10 @@ async function startSink(): Promise<Sink> {
   const { port } = server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${port}`,
-    takeToolSpanRequests: () => {
-      const taken = toolSpanRequests;
-      toolSpanRequests = 0;
+    takeRequests: () => {
+      const taken = { toolSpans, toolMetrics };
+      toolSpans = 0;
+      toolMetrics = 0;
       return taken;
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
@@ -268,13 +284,21 @@ function runOnce(root: string, node: string, args: string[], env: NodeJS.Process
 
 /**
  * The group on each runtime in turn, `rounds` rounds each; `warmUp`: one unmeasured run of each case
- * first (the file system's cache, as after an install).
+ * first (the file system's cache, as after an install). `cases`: the startup group's by default; others
+ * (the metrics paths') are measured the same way, and must have a `bare` case, the per-round reference.
  */
 export async function measureStartup(
   root: string,
-  options: { readonly rounds: number; readonly runtimes: readonly StartupRuntime[]; readonly warmUp: boolean },
+  options: {
+    readonly rounds: number;
+    readonly runtimes: readonly StartupRuntime[];
+    readonly warmUp: boolean;
+    readonly cases?: readonly StartupCase[];
+  },
   log: (message: string) => void,
 ): Promise<StartupResult> {
+  const cases = options.cases ?? STARTUP_CASES;
+  if (!cases.some((c) => c.id === 'bare')) throw new Error('measureStartup: the cases need a bare one');
   if (!existsSync(TIME)) {
     throw new Error(`the startup group needs ${TIME} (GNU time: apt-get install -y time)`);
   }
@@ -289,26 +313,33 @@ export async function measureStartup(
     const results: StartupRuntimeResult[] = [];
     for (const runtime of options.runtimes) {
       const run = async (c: StartupCase) => {
-        sink.takeToolSpanRequests();
-        const measured = await runOnce(root, runtime.executable, c.args(files), env);
-        const exported = sink.takeToolSpanRequests() > 0;
+        sink.takeRequests();
+        const measured = await runOnce(root, runtime.executable, c.args(files), { ...env, ...c.env });
+        const received = sink.takeRequests();
+        const exported = received.toolSpans > 0;
         if (exported !== c.observes) {
           throw new Error(
             `startup case ${c.id} on Node ${runtime.version} ${exported ? 'exported' : 'did not export'} the tool call's span`,
           );
         }
+        const pushed = received.toolMetrics > 0;
+        if (c.metrics !== undefined && pushed !== (c.metrics === 'push')) {
+          throw new Error(
+            `startup case ${c.id} on Node ${runtime.version} ${pushed ? 'pushed' : 'did not push'} the tool call's metrics over OTLP`,
+          );
+        }
         return measured;
       };
-      const runs = new Map<string, StartupRun[]>(STARTUP_CASES.map((c) => [c.id, []]));
-      if (options.warmUp) for (const c of STARTUP_CASES) await run(c);
+      const runs = new Map<string, StartupRun[]>(cases.map((c) => [c.id, []]));
+      if (options.warmUp) for (const c of cases) await run(c);
       for (let round = 0; round < options.rounds; round++) {
         log(`  startup, Node ${runtime.version}: round ${round + 1}/${options.rounds}`);
-        for (let i = 0; i < STARTUP_CASES.length; i++) {
-          const c = STARTUP_CASES[(round + i) % STARTUP_CASES.length] as StartupCase;
+        for (let i = 0; i < cases.length; i++) {
+          const c = cases[(round + i) % cases.length] as StartupCase;
           runs.get(c.id)?.push(await run(c));
         }
       }
-      results.push({ runtime, rows: rowsOf(runs) });
+      results.push({ runtime, rows: rowsOf(cases, runs) });
     }
     return { rounds: options.rounds, runtimes: results };
   } finally {
@@ -317,9 +348,9 @@ export async function measureStartup(
 }
 
 /** Each case's row: medians over the rounds, and its per-round ratios to the bare app's run of the round. */
-function rowsOf(runs: ReadonlyMap<string, StartupRun[]>): StartupRow[] {
+function rowsOf(cases: readonly StartupCase[], runs: ReadonlyMap<string, StartupRun[]>): StartupRow[] {
   const bare = runs.get('bare') as StartupRun[];
-  return STARTUP_CASES.map((c): StartupRow => {
+  return cases.map((c): StartupRow => {
     const own = runs.get(c.id) as StartupRun[];
     const cpuRatios = own.map((run, round) => run.cpuMs / (bare[round] as StartupRun).cpuMs);
     const rssRatios = own.map((run, round) => run.peakRssMb / (bare[round] as StartupRun).peakRssMb);

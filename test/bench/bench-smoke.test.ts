@@ -366,6 +366,82 @@ describe('npm run bench -- --quick', () => {
     expect(stdout).toContain(`Startup on Node ${process.versions.node} (whole process, /usr/bin/time`);
   });
 
+  it('compares pushing the tool metrics over OTLP with serving /metrics, per call (the export included, every export checked) and at start, as ratios push ÷ pull with their intervals', () => {
+    const { metricsPaths } = JSON.parse(readFileSync(jsonFile, 'utf8'));
+    const { perCall, atStart } = metricsPaths;
+    expect(perCall.paths.map((path: { id: string }) => path.id)).toEqual(['pull', 'push-protobuf', 'push-json']);
+    for (const path of perCall.paths) {
+      for (const field of [
+        'nsPerCall',
+        'callsNsPerCall',
+        'exportNs',
+        'payloadBytes',
+        'bytesPerCall',
+        'bytesPerExport',
+      ]) {
+        expect(path[field], `${path.id} ${field}`).toBeGreaterThan(0);
+      }
+      // the export's share is its CPU over the calls of a batch, and is part of the call's figure
+      expect(path.exportShareNs).toBeCloseTo(path.exportNs / perCall.callsPerBatch, 6);
+      expect(stdout).toContain(`| ${path.id} `);
+    }
+    // the scrape carries the Prometheus text of the same series the pushes encode: the larger payload
+    const payload = (id: string) => perCall.paths.find((path: { id: string }) => path.id === id).payloadBytes;
+    expect(payload('pull')).toBeGreaterThan(payload('push-protobuf'));
+    expect(
+      perCall.comparisons.map((c: { subject: string; reference: string }) => `${c.subject} ÷ ${c.reference}`),
+    ).toEqual(['push-protobuf ÷ pull', 'push-json ÷ pull']);
+    // a ratio per round of each process, pooled in process order: push ÷ pull of the same round's batches
+    const perCallNs = (batches: { callsNs: number[]; exportNs: number[] }) =>
+      batches.callsNs.map((ns, round) => (ns + (batches.exportNs[round] as number)) / perCall.callsPerBatch);
+    for (const comparison of perCall.comparisons) {
+      const expected = (
+        perCall.batchesByProcess as Record<string, { callsNs: number[]; exportNs: number[] }>[]
+      ).flatMap((batches) => {
+        const pulled = perCallNs(batches.pull as { callsNs: number[]; exportNs: number[] });
+        return perCallNs(batches[comparison.subject] as { callsNs: number[]; exportNs: number[] }).map(
+          (ns, round) => ns / (pulled[round] as number),
+        );
+      });
+      expect(comparison.perCallRatios).toEqual(expected);
+      expect(comparison.perCall.samples).toBe(perCall.processes * perCall.roundsPerProcess);
+      expect(comparison.perCall.low).toBeLessThanOrEqual(comparison.perCall.median);
+      expect(comparison.perCall.median).toBeLessThanOrEqual(comparison.perCall.high);
+      expect(comparison.perExportRatios).toHaveLength(comparison.perCall.samples);
+      expect(comparison.bytesPerCall).toBeGreaterThan(0);
+      expect(stdout).toContain(`  ${comparison.subject} ÷ pull, per call: `);
+    }
+    // at start: the app bare, then setup and register with each path, every round checked to have
+    // pushed (or not pushed) the tool's metrics over OTLP as its path says
+    expect(atStart.runtime.version).toBe(process.versions.node);
+    expect(atStart.rows.map((row: { id: string }) => row.id)).toEqual([
+      'bare',
+      'setup-otlp',
+      'setup-prometheus',
+      'register-otlp',
+      'register-prometheus',
+    ]);
+    for (const row of atStart.rows) {
+      expect(row.runs, row.id).toHaveLength(atStart.rounds);
+      expect(row.cpuMs, row.id).toBeGreaterThan(0);
+      expect(row.peakRssMb, row.id).toBeGreaterThan(0);
+    }
+    const runs = (id: string) => atStart.rows.find((row: { id: string }) => row.id === id).runs;
+    for (const [comparison, subject, reference] of [
+      [atStart.comparisons[0], 'setup-otlp', 'setup-prometheus'],
+      [atStart.comparisons[1], 'register-otlp', 'register-prometheus'],
+    ]) {
+      expect([comparison.subject, comparison.reference]).toEqual([subject, reference]);
+      expect(comparison.cpuRatios).toEqual(
+        runs(subject).map((run: { cpuMs: number }, round: number) => run.cpuMs / runs(reference)[round].cpuMs),
+      );
+      expect(comparison.rss.samples).toBe(atStart.rounds);
+      expect(stdout).toContain(`  ${subject} ÷ ${reference}: CPU `);
+    }
+    expect(stdout).toContain('Metrics paths: pushing OTLP against serving /metrics');
+    expect(stdout).toContain(`Metrics paths at start on Node ${process.versions.node}`);
+  });
+
   it('weighs a call in flight against the floor, and times the MCP round trip over stdio against the bare one', () => {
     const { inFlight, mcpRoundTrip } = JSON.parse(readFileSync(jsonFile, 'utf8'));
     expect(inFlight.listenerBytesPerCall).toBeGreaterThan(0);
