@@ -111,7 +111,9 @@ if (traces.delivered > 0) {
 } else {
   const why = traces.lastError ? `: ${traces.lastError}` : '';
   console.log(`Traces: none delivered to ${otlpTracesUrl()}${why}`);
-  console.log('  to see them in Jaeger and Grafana: docker compose -f docker-compose.otel.yml up -d, then run again');
+  console.log(
+    '  to see them in Jaeger and Grafana: docker compose -f docker-compose.otel.yml up -d (or npm run stack), then run again',
+  );
 }
 console.log('  Jaeger http://localhost:16686 · Grafana http://localhost:3000 (dashboard "Tool calls")');
 // exit now: an exporter still retrying would keep the process alive until its timeout
