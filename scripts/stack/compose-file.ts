@@ -20,10 +20,13 @@ export interface ComposeService {
   readonly volumes: ReadonlyArray<{ readonly name: string; readonly container: string }>;
   /** Published ports: host port → container port. */
   readonly ports: ReadonlyArray<{ readonly host: number; readonly container: number }>;
+  /** The compose profiles it belongs to (none: it always runs). */
+  readonly profiles: readonly string[];
 }
 
 interface RawService {
   image: string;
+  profiles?: string[];
   command?: string[];
   volumes?: string[];
   ports?: string[];
@@ -44,7 +47,15 @@ export function readComposeServices(file = composeFile): Map<string, ComposeServ
       const [host, container] = mapping.split(':').map(Number);
       return { host: host!, container: container! };
     });
-    services.set(name, { name, image: service.image, command: service.command ?? [], mounts, volumes, ports });
+    services.set(name, {
+      name,
+      image: service.image,
+      command: service.command ?? [],
+      mounts,
+      volumes,
+      ports,
+      profiles: service.profiles ?? [],
+    });
   }
   return services;
 }

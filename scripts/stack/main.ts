@@ -6,6 +6,7 @@
  *
  *   npm run stack                          # data (traces, metrics, alerts' state) and logs in .stack/
  *   npm run stack -- --data-dir /tmp/stack
+ *   npm run stack -- --samplers 3          # and the scale-out tier: a load balancer, 3 tail-sampling gateways
  */
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -14,11 +15,23 @@ import { readComposeServices, repoRoot } from './compose-file.js';
 import { missingBinaries, missingBinariesMessage, type RunningStack, StackError, startStack } from './stack.js';
 
 const { values } = parseArgs({
-  options: { 'data-dir': { type: 'string', default: join(repoRoot, '.stack') }, help: { type: 'boolean' } },
+  options: {
+    'data-dir': { type: 'string', default: join(repoRoot, '.stack') },
+    samplers: { type: 'string', default: '0' },
+    help: { type: 'boolean' },
+  },
 });
 if (values.help) {
-  console.log('npm run stack [-- --data-dir <dir>]: the compose stack from the binaries of scripts/services.sh');
+  console.log(
+    'npm run stack [-- --data-dir <dir>] [--samplers <n>]: the compose stack from the binaries of scripts/services.sh;\n' +
+      '--samplers n adds the scale-out tier (the compose profile scale-out): a load balancer routing traces by ID to n gateways',
+  );
   process.exit(0);
+}
+const samplers = Number(values.samplers);
+if (!Number.isInteger(samplers) || samplers < 0 || samplers > 64) {
+  console.error(`stack: --samplers takes a whole number from 0 to 64, not ${JSON.stringify(values.samplers)}`);
+  process.exit(1);
 }
 
 /** The compose file's published ports, each free on 127.0.0.1, or a StackError naming the ones that are not. */
@@ -59,8 +72,10 @@ try {
   const missing = missingBinaries();
   if (missing.length > 0) throw new StackError(missingBinariesMessage(missing));
   await checkPublishedPorts();
-  console.log(`stack: starting ${[...readComposeServices().keys()].filter((name) => name !== 'grafana').join(', ')}`);
-  stack = await startStack({ dataDir: values['data-dir'] });
+  console.log(
+    `stack: starting the collector, Jaeger, Prometheus, Alertmanager${samplers > 0 ? `, a load balancer and ${samplers} gateways` : ''}`,
+  );
+  stack = await startStack({ dataDir: values['data-dir'], samplers });
 } catch (error) {
   if (error instanceof StackError) {
     console.error(`stack: ${error.message}`);
@@ -78,6 +93,12 @@ console.log(
     `  Jaeger            ${endpoints.jaeger}`,
     `  Prometheus        ${endpoints.prometheus} (scrapes an app's own /metrics on 127.0.0.1:9464 too)`,
     `  Alertmanager      ${endpoints.alertmanager}`,
+    ...(samplers > 0
+      ? [
+          `  scale-out         the collector's traces → load balancer ${stack.address('load-balancer', 4317)} → ` +
+            `${samplers} gateways (tail sampling) → Jaeger`,
+        ]
+      : []),
     `  logs              ${stack.logsDir} (collector.log: the decision log records)`,
     '  Grafana is not run without Docker: docker compose -f docker-compose.otel.yml up -d grafana, or any Grafana with',
     `  observability/grafana/ and its Prometheus datasource at ${endpoints.prometheus}`,

@@ -15,6 +15,8 @@ export interface ServerProcess {
   readonly pid: number | undefined;
   /** Stops it; idempotent. */
   stop(): Promise<void>;
+  /** Sends `signal` (SIGKILL: a crash) and resolves once it has exited. */
+  kill(signal: NodeJS.Signals): Promise<void>;
 }
 
 export interface ServerProcessOptions {
@@ -99,7 +101,12 @@ export async function startServerProcess(
     await stop();
     throw new Error(`${(error as Error).message}\n--- ${description} output ---\n${output}`);
   }
-  return { log: () => output, exited: hasExited, pid: child.pid, stop };
+  const kill = async (signal: NodeJS.Signals) => {
+    if (hasExited()) return;
+    child.kill(signal);
+    await exitedPromise;
+  };
+  return { log: () => output, exited: hasExited, pid: child.pid, stop, kill };
 }
 
 /** `fetch(url)` answers 2xx within 2 s. */

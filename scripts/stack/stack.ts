@@ -22,6 +22,7 @@ import { parse, stringify } from 'yaml';
 import { type ComposeService, hostPath, readComposeServices } from './compose-file.js';
 import { configVariables } from './config-variables.js';
 import { freePort } from './free-port.js';
+import { gatewayNumbered, isGateway, LOAD_BALANCER, scaleOutServices } from './scale-out.js';
 import { answers, type ServerProcess, startServerProcess } from './server-process.js';
 import { servicesBinDir } from './services-bin.js';
 
@@ -50,6 +51,13 @@ export interface StackOptions {
   readonly binDir?: string;
   /** Bound on each service's wait until healthy. @default 60_000 */
   readonly readyTimeoutMs?: number;
+  /**
+   * The scale-out tier with this many gateways (tail samplers) behind its load balancer (the compose file's
+   * `scale-out` profile): the collector's traces then go to the load balancer. @default 0: no tier
+   */
+  readonly samplers?: number;
+  /** Variables for a service besides the stack's (the tests: a gateway's short decision wait). @default none */
+  readonly serviceEnv?: (service: string) => NodeJS.ProcessEnv | undefined;
 }
 
 export interface StackEndpoints {
@@ -70,6 +78,16 @@ export interface RunningStack {
   readonly services: ReadonlyMap<string, ServerProcess>;
   /** `127.0.0.1:<port>` where a service's container port is here. */
   address(service: string, containerPort: number): string;
+  /**
+   * Ends a service with `signal` (SIGKILL: as a crash, nothing flushed) and starts it again with the same
+   * ports, data and logs, once it is gone; resolves when it answers again.
+   */
+  restart(service: string, signal?: NodeJS.Signals): Promise<void>;
+  /**
+   * The scale-out tier with one gateway more: the new one started, then the load balancer started again
+   * with it in its list (the static resolver's way). Resolves with the new gateway's name.
+   */
+  addSampler(): Promise<string>;
   /** Stops every process it started; idempotent. */
   stop(): Promise<void>;
 }
@@ -106,39 +124,77 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const binDir = options.binDir ?? servicesBinDir();
   const missing = missingBinaries(binDir);
   if (missing.length > 0) throw new StackError(missingBinariesMessage(missing, binDir));
-  const services = [...readComposeServices().values()].filter((service) => !NOT_RUN.has(service.name));
+  const compose = readComposeServices();
+  const samplers = options.samplers ?? 0;
+  const services = [
+    ...[...compose.values()].filter((service) => !NOT_RUN.has(service.name) && service.profiles.length === 0),
+    ...(samplers > 0 ? scaleOutServices(compose, samplers) : []),
+  ];
   const volumesDir = join(options.dataDir, 'volumes');
   const logsDir = join(options.dataDir, 'logs');
   mkdirSync(logsDir, { recursive: true });
 
-  const ports = await portPlan(services, options.ports ?? 'compose');
+  const mode = options.ports ?? 'compose';
+  const ports = await portPlan(services, mode);
   const address = (service: string, containerPort: number) => {
     const port = ports.get(service)?.get(containerPort);
     if (port === undefined)
       throw new StackError(`${service}:${containerPort} is no port the ${service} service listens on`);
     return `127.0.0.1:${port}`;
   };
+  const gateways = () => services.filter((service) => isGateway(service.name)).map((service) => service.name);
+  /** The stack's own variables of a service: the tier's addresses, then the caller's. */
+  const envOf = (service: string): NodeJS.ProcessEnv => ({
+    ...(samplers > 0 && service === 'collector'
+      ? { COLLECTOR_TRACES_OTLP_ENDPOINT: address(LOAD_BALANCER, 4317) }
+      : {}),
+    ...(service === LOAD_BALANCER
+      ? {
+          LOAD_BALANCER_GATEWAYS: `[${gateways()
+            .map((gateway) => address(gateway, 4317))
+            .join(', ')}]`,
+        }
+      : {}),
+    ...options.serviceEnv?.(service),
+  });
   const context: LaunchContext = { options, volumesDir, logsDir, address, ports };
 
   const started = new Map<string, ServerProcess>();
+  const start = async (service: ComposeService) => {
+    const launch = launchOf(service, context);
+    for (const { name } of service.volumes) mkdirSync(join(volumesDir, name), { recursive: true });
+    started.set(
+      service.name,
+      await startServerProcess(service.name, join(binDir, binaryOf(service)), launch.args, {
+        env: { ...launch.env, ...envOf(service.name) },
+        ready: launch.ready,
+        readyTimeoutMs: options.readyTimeoutMs ?? 60_000,
+        logFile: join(logsDir, `${service.name}.log`),
+      }),
+    );
+  };
   const stop = async () => {
     await Promise.all([...started.values()].map((process) => process.stop()));
   };
+  const restart = async (name: string, signal: NodeJS.Signals = 'SIGKILL') => {
+    const service = services.find((candidate) => candidate.name === name);
+    const running = started.get(name);
+    if (!service || !running) throw new StackError(`no service ${name} in this stack`);
+    await running.kill(signal);
+    await start(service);
+  };
+  const addSampler = async () => {
+    if (samplers === 0) throw new StackError('no scale-out tier in this stack (samplers: 0)');
+    const template = compose.get('gateway-1')!;
+    const gateway = gatewayNumbered(compose, template, gateways().length + 1);
+    ports.set(gateway.name, (await portPlan([gateway], 'free')).get(gateway.name)!);
+    services.push(gateway);
+    await start(gateway);
+    await restart(LOAD_BALANCER, 'SIGTERM');
+    return gateway.name;
+  };
   try {
-    await Promise.all(
-      services.map(async (service) => {
-        const launch = launchOf(service, context);
-        mkdirSync(volumesDir, { recursive: true });
-        for (const { name } of service.volumes) mkdirSync(join(volumesDir, name), { recursive: true });
-        const process = await startServerProcess(service.name, join(binDir, binaryOf(service)), launch.args, {
-          env: launch.env,
-          ready: launch.ready,
-          readyTimeoutMs: options.readyTimeoutMs ?? 60_000,
-          logFile: join(logsDir, `${service.name}.log`),
-        });
-        started.set(service.name, process);
-      }),
-    );
+    await Promise.all(services.map(start));
   } catch (error) {
     await stop();
     throw error;
@@ -154,6 +210,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     logsDir,
     services: started,
     address,
+    restart,
+    addSampler,
     stop,
   };
 }
@@ -186,6 +244,7 @@ interface Launch {
  * (their defaults are the container's ports). Published ones keep their number in `'compose'` mode.
  */
 async function portPlan(services: readonly ComposeService[], mode: 'compose' | 'free'): Promise<PortPlan> {
+  // a published port of a service that only a profile runs is still its container's port here: free
   const plan: PortPlan = new Map();
   const drawn = new Set<number>();
   const draw = async () => {
@@ -200,7 +259,9 @@ async function portPlan(services: readonly ComposeService[], mode: 'compose' | '
   };
   for (const service of services) {
     const ports = new Map<number, number>();
-    for (const { host, container } of service.ports) ports.set(container, mode === 'compose' ? host : await draw());
+    for (const { host, container } of service.ports) {
+      ports.set(container, mode === 'compose' && service.profiles.length === 0 ? host : await draw());
+    }
     for (const file of collectorConfigFiles(service)) {
       for (const { name, defaultValue } of configVariables(file)) {
         const port = Number(defaultValue);

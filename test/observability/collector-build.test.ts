@@ -16,7 +16,7 @@ const collectorDir = fileURLToPath(new URL('../../observability/collector/', imp
 const KINDS = ['receivers', 'processors', 'exporters', 'extensions', 'connectors'] as const;
 type Kind = (typeof KINDS)[number];
 
-/** The component types (`otlp`, `tail_sampling`) each collector config names, by kind; `otlp/jaeger` is `otlp`. */
+/** The component types (`otlp`, `tail_sampling`) each collector config names, by kind; `otlp/traces` is `otlp`. */
 function typesUsed(): Record<Kind, Set<string>> {
   const used = Object.fromEntries(KINDS.map((kind) => [kind, new Set<string>()])) as Record<Kind, Set<string>>;
   for (const file of configFiles()) {

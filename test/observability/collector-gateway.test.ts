@@ -9,6 +9,9 @@
  * dropped" hold on 30 such traces (each fails with probability 2^-30).
  */
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/free-port.js';
@@ -21,6 +24,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixture = fileURLToPath(new URL('./fixtures/traced-agent.ts', import.meta.url));
 const gatewayConfig = fileURLToPath(new URL('../../observability/collector/gateway.yaml', import.meta.url));
 const jaegerGate = serviceGate('jaeger');
+/** The stack's collector (the gateway queues on disk: the Jaeger build has no file_storage). */
+const collectorGate = serviceGate('otelcol-tool-calls');
 const AGENTS = ['tool-calls-agent-1', 'tool-calls-agent-2', 'tool-calls-agent-3'];
 const RUNS = 30;
 
@@ -58,15 +63,17 @@ async function decisions(metricsUrl: string): Promise<{ sampled: number; dropped
   return { sampled: count(true), dropped: count(false) };
 }
 
-describe('the gateway collector (observability/collector) on the real Jaeger v2 binary', () => {
+describe('the gateway collector (observability/collector/gateway.yaml) on the stack’s collector, before the real Jaeger v2', () => {
   let backend: RunningJaeger | undefined;
   let gateway: ServerProcess | undefined;
   let gatewayOtlp = '';
   let gatewayMetrics = '';
+  let queueDir: string | undefined;
 
   beforeAll(async () => {
-    if (!jaegerGate.path) return;
+    if (!jaegerGate.path || !collectorGate.path) return;
     backend = await startJaeger(jaegerGate.path);
+    queueDir = mkdtempSync(join(tmpdir(), 'otel-tool-calls-gateway-queue-'));
     const ports = {
       COLLECTOR_OTLP_HTTP_PORT: await freePort(),
       COLLECTOR_OTLP_GRPC_PORT: await freePort(),
@@ -75,9 +82,10 @@ describe('the gateway collector (observability/collector) on the real Jaeger v2 
     };
     gatewayOtlp = `http://127.0.0.1:${ports.COLLECTOR_OTLP_HTTP_PORT}`;
     gatewayMetrics = `http://127.0.0.1:${ports.COLLECTOR_METRICS_PORT}/metrics`;
-    gateway = await startServerProcess('the gateway collector', jaegerGate.path, [`--config=${gatewayConfig}`], {
+    gateway = await startServerProcess('the gateway collector', collectorGate.path, [`--config=${gatewayConfig}`], {
       env: {
         COLLECTOR_LISTEN_HOST: '127.0.0.1',
+        COLLECTOR_STORAGE_DIR: queueDir,
         ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
         COLLECTOR_BACKEND_OTLP_ENDPOINT: backend.otlpHttpUrl,
         COLLECTOR_DECISION_WAIT: '2s',
@@ -90,10 +98,11 @@ describe('the gateway collector (observability/collector) on the real Jaeger v2 
   afterAll(async () => {
     await gateway?.stop();
     await backend?.stop();
+    if (queueDir) rmSync(queueDir, { recursive: true, force: true });
   });
 
   it('keeps every trace with an error, whole, and a share of the others, from several agent processes', async (ctx) => {
-    if (!backend || !gateway) return skipOrFail(ctx, jaegerGate);
+    if (!backend || !gateway) return skipOrFail(ctx, jaegerGate.path ? collectorGate : jaegerGate);
     const counted = await Promise.all(AGENTS.map((service) => runAgent(service, gatewayOtlp)));
     // per trace: its span ids, and whether one of its tool calls failed
     const sent = new Map<string, { service: string; spanIds: Set<string>; failed: boolean }>();

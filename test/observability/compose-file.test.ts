@@ -18,6 +18,7 @@ const readYaml = <T>(path: string): T => parse(readFileSync(join(root, path), 'u
 
 interface ComposeService {
   image: string;
+  profiles?: string[];
   command?: string[];
   environment?: Record<string, string>;
   volumes?: string[];
@@ -112,8 +113,57 @@ function expectServiceAddress(address: string) {
 }
 
 describe('docker-compose.otel.yml', () => {
-  it('defines the collector, Jaeger, Prometheus, Alertmanager and Grafana', () => {
-    expect(Object.keys(services).sort()).toEqual(['alertmanager', 'collector', 'grafana', 'jaeger', 'prometheus']);
+  it('defines the collector, Jaeger, Prometheus, Alertmanager and Grafana, and the scale-out profile apart', () => {
+    const always = Object.entries(services).filter(([, service]) => service.profiles === undefined);
+    expect(always.map(([name]) => name).sort()).toEqual([
+      'alertmanager',
+      'collector',
+      'grafana',
+      'jaeger',
+      'prometheus',
+    ]);
+    const scaleOut = Object.entries(services).filter(([, service]) => service.profiles?.includes('scale-out'));
+    expect(scaleOut.map(([name]) => name).sort()).toEqual(['gateway-1', 'gateway-2', 'gateway-3', 'load-balancer']);
+  });
+
+  it('routes the scale-out tier: the collector to the load balancer, it to the gateways, each queue on its own volume', () => {
+    // the collector sends its traces where TRACES_ENDPOINT says (the profile's load balancer), else to Jaeger
+    expect(services.collector!.environment?.COLLECTOR_TRACES_OTLP_ENDPOINT).toBe(`$\{TRACES_ENDPOINT:-jaeger:4317}`);
+    const loadBalancer = withDefaults<{
+      receivers: { otlp: { protocols: Record<'grpc' | 'http', { endpoint: string }> } };
+      exporters: { loadbalancing: { routing_key: string; resolver: { static: { hostnames: string[] } } } };
+      extensions: Record<string, { directory?: string }>;
+    }>('observability/collector/load-balancer.yaml');
+    expect(loadBalancer.receivers.otlp.protocols.grpc.endpoint).toBe('0.0.0.0:4317');
+    expect(loadBalancer.exporters.loadbalancing.routing_key).toBe('traceID');
+    expect(loadBalancer.exporters.loadbalancing.resolver.static.hostnames).toEqual([
+      'gateway-1:4317',
+      'gateway-2:4317',
+      'gateway-3:4317',
+    ]);
+    const gateway = withDefaults<{
+      receivers: { otlp: { protocols: Record<'grpc' | 'http', { endpoint: string }> } };
+      exporters: Record<string, { endpoint?: string }>;
+      extensions: Record<string, { directory?: string }>;
+    }>('observability/collector/gateway.yaml');
+    expect(gateway.receivers.otlp.protocols.grpc.endpoint).toBe('0.0.0.0:4317');
+    expect(gateway.exporters['otlphttp/jaeger']?.endpoint).toBe('http://jaeger:4318');
+    for (const [name, config, file] of [
+      ['load-balancer', loadBalancer, 'load-balancer.yaml'],
+      ['gateway-1', gateway, 'gateway.yaml'],
+      ['gateway-2', gateway, 'gateway.yaml'],
+      ['gateway-3', gateway, 'gateway.yaml'],
+    ] as const) {
+      const service = services[name]!;
+      expect(hostPathOf(service, flagValue(service, '--config') ?? '')).toBe(
+        join(root, 'observability/collector', file),
+      );
+      const queue = config.extensions['file_storage/queue']?.directory ?? '';
+      expect(
+        namedVolumes(service).find(({ container }) => queue.startsWith(`${container}/`))?.name,
+        `${name}'s queue is on its volume`,
+      ).toBe(`${name}-queue`);
+    }
   });
 
   it.for([
@@ -201,7 +251,7 @@ describe('docker-compose.otel.yml', () => {
       expect(config.receivers.otlp.protocols.http.endpoint).toBe('0.0.0.0:4318');
       expect(config.extensions.jaeger_query.http.endpoint).toBe('0.0.0.0:16686');
       expect(publishedPorts(services.jaeger!).map((mapping) => mapping.split(':')[1])).toEqual(['16686']);
-      expect(collectorConfig.exporters['otlp/jaeger']?.endpoint).toBe('jaeger:4317');
+      expect(collectorConfig.exporters['otlp/traces']?.endpoint).toBe('jaeger:4317');
     },
   );
 
@@ -209,7 +259,7 @@ describe('docker-compose.otel.yml', () => {
     expect(collectorConfig.receivers.otlp.protocols.grpc.endpoint).toBe('0.0.0.0:4317');
     expect(collectorConfig.receivers.otlp.protocols.http.endpoint).toBe('0.0.0.0:4318');
     // traces to Jaeger's OTLP receiver (not published: only the collector sends there)
-    expect(collectorConfig.service.pipelines.traces?.exporters).toEqual(['otlp/jaeger']);
+    expect(collectorConfig.service.pipelines.traces?.exporters).toEqual(['otlp/traces']);
     expect(services.collector!.depends_on).toContain('jaeger');
     // this package's metrics served for Prometheus' scrape, with the job and instance they carry
     const served = collectorConfig.exporters['prometheus/tool-calls']?.endpoint?.split(':').at(-1);
@@ -228,7 +278,15 @@ describe('docker-compose.otel.yml', () => {
   });
 
   it('keeps Jaeger traces, the Prometheus TSDB and Alertmanager state on named volumes, where each server writes', () => {
-    expect(Object.keys(compose.volumes ?? {}).sort()).toEqual(['alertmanager-data', 'jaeger-data', 'prometheus-data']);
+    expect(Object.keys(compose.volumes ?? {}).sort()).toEqual([
+      'alertmanager-data',
+      'gateway-1-queue',
+      'gateway-2-queue',
+      'gateway-3-queue',
+      'jaeger-data',
+      'load-balancer-queue',
+      'prometheus-data',
+    ]);
     const volumeAt = (service: string, path: string) =>
       namedVolumes(services[service]!).find(({ container }) => path === container || path.startsWith(`${container}/`))
         ?.name;

@@ -27,6 +27,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixture = fileURLToPath(new URL('./fixtures/traced-agent.ts', import.meta.url));
 const gatewayConfig = fileURLToPath(new URL('../../observability/collector/gateway.yaml', import.meta.url));
 const jaegerGate = serviceGate('jaeger');
+/** The stack's collector: the gateway's queue is on disk (file_storage, which the Jaeger build lacks). */
+const collectorGate = serviceGate('otelcol-tool-calls');
 
 /** Longer than the SDK exporter retries one export (its 10 s timeout), plus Jaeger's start. */
 const OUTAGE_MS = 12_000;
@@ -207,6 +209,8 @@ describe.concurrent('Jaeger restarts, on the real Jaeger v2', () => {
   it('loses nothing through the gateway collector: its sending queue and retries hold the spans while Jaeger restarts', async (ctx) => {
     const { expect } = ctx;
     const binary = jaegerGate.path ?? skipOrFail(ctx, jaegerGate);
+    const collector = collectorGate.path ?? skipOrFail(ctx, collectorGate);
+    const queueDir = badgerDir();
     const service = 'tool-calls-restart-gateway';
     const dir = badgerDir();
     const jaeger = keep(await startJaeger(binary, { badgerDir: dir }));
@@ -217,9 +221,10 @@ describe.concurrent('Jaeger restarts, on the real Jaeger v2', () => {
       COLLECTOR_METRICS_PORT: await freePort(),
     };
     const gateway: ServerProcess = keep(
-      await startServerProcess('the gateway collector', binary, [`--config=${gatewayConfig}`], {
+      await startServerProcess('the gateway collector', collector, [`--config=${gatewayConfig}`], {
         env: {
           COLLECTOR_LISTEN_HOST: '127.0.0.1',
+          COLLECTOR_STORAGE_DIR: queueDir,
           ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
           COLLECTOR_BACKEND_OTLP_ENDPOINT: jaeger.otlpHttpUrl,
           // waits shortened, and every trace kept (this test is about loss, not sampling)

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { missingBinaries, type RunningStack, startStack } from '../../scripts/stack/stack.js';
+import { missingBinaries, type RunningStack, type StackOptions, startStack } from '../../scripts/stack/stack.js';
 import type { BinaryGate } from '../helpers/prometheus.js';
 import { servicesBinDir } from '../helpers/service-binaries.js';
 import { sloRulesWithShortWaits } from '../helpers/slo-rules-copy.js';
@@ -24,7 +24,9 @@ export interface TestStack extends RunningStack {
   dispose(): Promise<void>;
 }
 
-export async function startTestStack(options: { appMetricsTargets?: readonly string[] } = {}): Promise<TestStack> {
+export async function startTestStack(
+  options: Pick<StackOptions, 'appMetricsTargets' | 'samplers' | 'serviceEnv'> = {},
+): Promise<TestStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'otel-tool-calls-stack-'));
   const sloRules = join(dataDir, 'tool-calls-slo.rules.yml');
   writeFileSync(sloRules, sloRulesWithShortWaits());
@@ -35,6 +37,8 @@ export async function startTestStack(options: { appMetricsTargets?: readonly str
       interval: '1s',
       ruleFileOverrides: { 'rules/tool-calls-slo.rules.yml': sloRules },
       appMetricsTargets: options.appMetricsTargets ?? [],
+      samplers: options.samplers,
+      serviceEnv: options.serviceEnv,
     });
     return {
       ...stack,
