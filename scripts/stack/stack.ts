@@ -174,7 +174,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     );
   };
   const stop = async () => {
-    await Promise.all([...started.values()].map((process) => process.stop()));
+    await Promise.all([...started.values()].map((service) => service.stop()));
   };
   const restart = async (name: string, signal: NodeJS.Signals = 'SIGKILL') => {
     const service = services.find((candidate) => candidate.name === name);
@@ -244,7 +244,6 @@ interface Launch {
  * (their defaults are the container's ports). Published ones keep their number in `'compose'` mode.
  */
 async function portPlan(services: readonly ComposeService[], mode: 'compose' | 'free'): Promise<PortPlan> {
-  // a published port of a service that only a profile runs is still its container's port here: free
   const plan: PortPlan = new Map();
   const drawn = new Set<number>();
   const draw = async () => {
@@ -259,9 +258,7 @@ async function portPlan(services: readonly ComposeService[], mode: 'compose' | '
   };
   for (const service of services) {
     const ports = new Map<number, number>();
-    for (const { host, container } of service.ports) {
-      ports.set(container, mode === 'compose' && service.profiles.length === 0 ? host : await draw());
-    }
+    for (const { host, container } of service.ports) ports.set(container, mode === 'compose' ? host : await draw());
     for (const file of collectorConfigFiles(service)) {
       for (const { name, defaultValue } of configVariables(file)) {
         const port = Number(defaultValue);
