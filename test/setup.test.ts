@@ -221,6 +221,27 @@ describe('startToolCallTelemetry', () => {
     }
   });
 
+  it('a Prometheus port another process holds on every interface is said, in-process too (both SDK lines)', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '0.0.0.0', resolve));
+    const { port } = taken.address() as AddressInfo;
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const telemetry = startToolCallTelemetry({ serviceName: 'port-taken', traces: 'none', prometheusPort: port });
+    try {
+      await vi.waitFor(() => expect(warn).toHaveBeenCalled(), { timeout: 10_000 });
+      expect(warn.mock.calls).toEqual([
+        [
+          `otel-tool-calls: no Prometheus metrics from this process: port ${port} is in use ` +
+            `(http://localhost:${port}/metrics is another process's); set prometheusPort or OTEL_EXPORTER_PROMETHEUS_PORT`,
+        ],
+      ]);
+    } finally {
+      warn.mockRestore();
+      await telemetry.shutdown();
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
   it('a Prometheus port another process holds on every interface is said too (the default host)', async () => {
     const taken = createServer((_request, response) => response.end('# the other process'));
     await new Promise<void>((resolve) => taken.listen(0, '0.0.0.0', resolve));
