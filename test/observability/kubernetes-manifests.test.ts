@@ -407,9 +407,10 @@ describe('deploy/kubernetes: the scale-out tier as manifests', () => {
   });
 
   it.for([
-    { name: 'load balancers', workload: loadBalancer, file: 'load-balancer.yaml' as const, exporter: 'loadbalancing' },
-    { name: 'gateways', workload: gateway, file: 'gateway.yaml' as const, exporter: 'otlphttp/jaeger' },
-  ])("keeps the $name' sending queue on each pod's persistent volume", ({ workload, file, exporter }) => {
+    ['load balancers', 'load-balancer.yaml', 'loadbalancing'],
+    ['gateways', 'gateway.yaml', 'otlphttp/jaeger'],
+  ] as const)("keeps the %s' sending queue on each pod's persistent volume", ([, file, exporter]) => {
+    const workload = file === 'gateway.yaml' ? gateway : loadBalancer;
     const config = runningConfig(workload, file);
     const queue = config.exporters[exporter]!.sending_queue!;
     expect(queue.enabled).toBe(true);
@@ -556,9 +557,9 @@ describe('deploy/kubernetes: the configs it runs, checked by the collector itsel
     ].join('\n'),
   );
 
-  it.for(WORKLOADS.map(({ workload, file }) => ({ name: workload.metadata.name, workload, file })))(
-    'the built collector validates the config of $name with the variables its manifest sets',
-    async ({ workload, file }, ctx) => {
+  it.for(WORKLOADS.map(({ workload, file }) => [workload.metadata.name, workload, file] as const))(
+    'the built collector validates the config of the %s with the variables its manifest sets',
+    async ([, workload, file], ctx) => {
       const binary = builtCollector.path ?? skipOrFail(ctx, builtCollector);
       const environment = {
         PATH: process.env.PATH ?? '',
