@@ -3,7 +3,7 @@
  * against the bare tool, against hand-written OpenTelemetry code (the floor) and against the peers
  * (OpenInference, Traceloop, Langfuse), with the bytes each allocates per call. See BENCHMARKS.md.
  *
- *   node --import tsx bench/run.ts [--quick] [--only startup|mcp] [--out <file.json>]
+ *   node --import tsx bench/run.ts [--quick] [--only startup|mcp|signals|metrics-paths|collector] [--out <file.json>]
  *
  * Each world runs in a child process of its own (bench/suite.ts and bench/peers/suite.ts bundled by
  * esbuild; bench/memory.ts and bench/shared-times.ts under tsx; all with --expose-gc), once timed and,
@@ -19,7 +19,11 @@
  * cases alone, in processes of their own (their table, comparisons and targets;
  * bench/results/signals.tmp.json: a quick look, the full run's figures are the ones reported);
  * --only metrics-paths pushing the tool metrics over OTLP against serving them at /metrics, per call
- * and at start (bench/lib/metrics-paths.ts; bench/results/metrics-paths.tmp.json).
+ * and at start (bench/lib/metrics-paths.ts; bench/results/metrics-paths.tmp.json); --only collector the
+ * scale-out tier's capacity (bench/collector.ts: spans per second with no loss of a gateway and of the
+ * tier, the load balancer's latency, memory per trace awaiting its decision, the capacity plan;
+ * bench/results/collector.tmp.json), only alone, from the collector scripts/services.sh builds (skipped,
+ * with the reason, without it).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,10 +31,13 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { builtCollector } from './collector/collectors.js';
 import type { AllocationRow } from './lib/allocation.js';
 import { bundleForNode } from './lib/bundle.js';
+import type { CollectorResult } from './lib/collector.js';
 import {
   formatAllocations,
+  formatCollector,
   formatInFlight,
   formatMcpRoundTrip,
   formatMemory,
@@ -82,6 +89,7 @@ const GROUPS_ALONE: Readonly<Record<string, string>> = {
   mcp: 'mcp.tmp.json',
   signals: 'signals.tmp.json',
   'metrics-paths': 'metrics-paths.tmp.json',
+  collector: 'collector.tmp.json',
 };
 if (values.only !== undefined && !Object.hasOwn(GROUPS_ALONE, values.only)) {
   throw new Error(
@@ -344,6 +352,38 @@ async function metricsPathsAlone(): Promise<void> {
   reportAlone('metrics-paths', 'the metrics paths group', { metricsPaths }, formatMetricsPaths(metricsPaths), []);
 }
 
+/**
+ * The collector group (bench/collector.ts and its sender, bundled), in a process of its own, from the built
+ * collector; skipped, with the reason, when scripts/services.sh has not built it (a bench run outside CI).
+ * BENCH_COLLECTOR_SAMPLERS sets the tier's gateways (3 by default, as the compose profile).
+ */
+async function measureCollector(): Promise<CollectorResult> {
+  const built = builtCollector();
+  if ('missing' in built) {
+    log(`▶ collector skipped: ${built.missing}`);
+    return { status: 'skipped', reason: built.missing };
+  }
+  const script = await bundleForNode(root, join('bench', 'collector.ts'), join(scratch, 'collector.mjs'));
+  const sender = await bundleForNode(
+    root,
+    join('bench', 'collector', 'sender.ts'),
+    join(scratch, 'collector-sender.mjs'),
+  );
+  const file = join(scratch, 'collector.json');
+  await node([
+    ...[script, '--binary', built.path, '--sender', sender, '--out', file],
+    ...(quick ? ['--quick'] : []),
+    ...(process.env.BENCH_COLLECTOR_SAMPLERS ? ['--samplers', process.env.BENCH_COLLECTOR_SAMPLERS] : []),
+  ]);
+  return JSON.parse(readFileSync(file, 'utf8')) as CollectorResult;
+}
+
+/** The collector group alone: its tables and plan, and its JSON. */
+async function collectorAlone(): Promise<void> {
+  const collector = await measureCollector();
+  reportAlone('collector', 'the collector tier', { collector }, formatCollector(collector), []);
+}
+
 /** The agent signals' group alone: timed, its comparisons in `targetProcesses` processes, judged. */
 async function signalsAlone(): Promise<void> {
   const compiled = [await compiledSuite()];
@@ -364,6 +404,8 @@ try {
     await signalsAlone();
   } else if (only === 'metrics-paths') {
     await metricsPathsAlone();
+  } else if (only === 'collector') {
+    await collectorAlone();
   } else {
     await everything();
   }

@@ -1,4 +1,6 @@
+import type { ThroughputResult } from '../collector/throughput.js';
 import { band } from './band.js';
+import type { CollectorResult } from './collector.js';
 import type { Interval, MetricsPathsResult } from './metrics-paths.js';
 import type { PairedResult } from './paired.js';
 import type { PeersStatus } from './peers.js';
@@ -333,4 +335,141 @@ export function formatPooledValues(targets: readonly Target[]): string {
   return ["The per-call targets' values in each process (each the median of that process's pairs):", ...lines].join(
     '\n',
   );
+}
+
+/** The collector group (bench/collector.ts): capacity, the load balancer's latency, memory per trace, the plan. */
+export function formatCollector(result: CollectorResult): string {
+  if (result.status === 'skipped') return `Collector tier: skipped (${result.reason})`;
+  const rate = (value: number) => Math.round(value).toLocaleString('en-US');
+  const cores = (value: number | null | undefined) =>
+    value === null || value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(2);
+  const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)} ms` : '–');
+  const kb = (value: number) => `${(value / 1024).toFixed(1)} KiB`;
+  const topology = (run: ThroughputResult) =>
+    run.topology.kind === 'gateway' ? '1 gateway alone' : `the tier: load balancer + ${run.topology.gateways} gateways`;
+  const [first] = result.throughput;
+  const lines: string[] = [
+    `Collector tier (${result.collector}): agent runs of ${result.spansPerTrace} spans, ${result.tracesPerRequest} per ` +
+      `OTLP/HTTP request, one in ${result.errorEvery} with an error, from ${result.senders} sender processes; ` +
+      `decision wait ${first?.decisionWaitSeconds} s, ${first?.samplingPercentage} % of the error-free runs kept`,
+    '',
+    'Spans per second with no loss (every CPU figure shares this machine’s cores with the others):',
+    markdownTable(
+      [
+        'topology',
+        'max lossless spans/s',
+        'gateway cores',
+        'spans per gateway CPU-s',
+        'LB cores',
+        'spans per LB CPU-s',
+        'sender cores',
+        'sink cores',
+      ],
+      result.throughput.map((run) => [
+        topology(run),
+        run.maxLosslessSpansPerSecond === null ? 'none' : rate(run.maxLosslessSpansPerSecond),
+        cores(run.atMax?.gatewayCores),
+        run.atMax ? rate(run.atMax.gatewaySpansPerCpuSecond) : '–',
+        cores(run.atMax?.loadBalancerCores),
+        run.atMax?.loadBalancerSpansPerCpuSecond ? rate(run.atMax.loadBalancerSpansPerCpuSecond) : '–',
+        cores(run.atMax?.senderCores),
+        cores(run.atMax?.benchCores),
+      ]),
+      new Set([1, 2, 3, 4, 5, 6, 7]),
+    ),
+    '',
+    'Each step (offered for its seconds; drained: until every trace was decided and every kept span arrived):',
+    markdownTable(
+      ['topology', 'offered spans/s', 'lossless', 'drained after', 'gateway cores', 'LB cores', 'why not'],
+      result.throughput.flatMap((run) =>
+        run.steps.map((step) => {
+          const gatewayCpu = step.gateways.reduce((sum, gateway) => sum + gateway.cpuSeconds, 0);
+          return [
+            topology(run),
+            rate(step.offeredSpansPerSecond),
+            step.lossless ? 'yes' : 'no',
+            step.drainSeconds === null ? '–' : `${step.drainSeconds.toFixed(1)} s`,
+            cores(gatewayCpu / step.sent.elapsedSeconds),
+            cores(step.loadBalancer ? step.loadBalancer.cpuSeconds / step.sent.elapsedSeconds : null),
+            step.problems.join('; '),
+          ];
+        }),
+      ),
+      new Set([1, 3, 4, 5]),
+    ),
+  ];
+  const { latency, memory } = result;
+  lines.push(
+    '',
+    `Latency the load balancer adds (${rate(latency.spansPerSecond)} spans/s, one run per request, ` +
+      `${latency.rounds} rounds of ${latency.roundSeconds} s per path, alternating; the sink in the gateway's place):`,
+    markdownTable(
+      ['path', 'runs arrived', 'p50', 'p95', 'p99'],
+      latency.paths.map((path) => [
+        path.path === 'direct' ? 'straight to the sink' : 'through the load balancer',
+        `${path.arrived} of ${path.sent}`,
+        ms(path.p50Ms),
+        ms(path.p95Ms),
+        ms(path.p99Ms),
+      ]),
+      new Set([1, 2, 3, 4]),
+    ),
+    `  added by the load balancer: p50 ${ms(latency.addedP50Ms)}, p95 ${ms(latency.addedP95Ms)}`,
+    '',
+    `Memory per trace awaiting its decision (one gateway, decision wait ${memory.decisionWaitSeconds} s, ` +
+      `traces of ${memory.spansPerTrace} spans):`,
+    markdownTable(
+      ['GOGC', 'traces held (sent / its gauge)', 'Go heap', 'RSS'],
+      memory.runs.flatMap((run) =>
+        run.points.map((point) => [
+          run.gogc,
+          `${rate(point.sentTraces)} / ${rate(point.tracesOnMemory)}`,
+          `${(point.heapBytes / MB).toFixed(1)} MB`,
+          `${(point.rssBytes / MB).toFixed(1)} MB`,
+        ]),
+      ),
+      new Set([1, 2, 3]),
+    ),
+    ...memory.runs.map(
+      (run) =>
+        `  GOGC ${run.gogc}: heap ${kb(run.heapBytesPerTrace)} per trace (${bytes(run.heapBytesPerTrace / memory.spansPerTrace)} ` +
+        `per span), RSS ${kb(run.rssBytesPerTrace)} per trace; decided or dropped during the run: ${run.decidedOrDropped}`,
+    ),
+  );
+  if (result.capacity) {
+    const { measured, examples } = result.capacity;
+    lines.push(
+      '',
+      `Capacity plan (BENCHMARKS.md): a gateway of the tier handles ${rate(measured.gatewaySpansPerCpuSecond)} spans per ` +
+        `CPU-second, the load balancer routes ${rate(measured.loadBalancerSpansPerCpuSecond)}; a span awaiting its ` +
+        `decision holds ${bytes(measured.liveBytesPerSpan)} of live heap`,
+      markdownTable(
+        [
+          'fleet',
+          'spans/s',
+          'traces awaiting',
+          'their heap',
+          'gateways: CPU',
+          'memory',
+          'num_traces',
+          'gateways',
+          'LB cores',
+        ],
+        examples.map(({ fleet, plan }) => [
+          `${rate(fleet.runsPerSecond)} runs/s × ${fleet.spansPerRun} spans, ${fleet.decisionWaitSeconds} s wait; ` +
+            `gateways of ${fleet.coresPerGateway} core and ${(fleet.memoryPerGatewayBytes / 1024 ** 3).toFixed(0)} GiB at ${Math.round(fleet.utilization * 100)} %`,
+          rate(plan.spansPerSecond),
+          rate(plan.tracesAwaiting),
+          `${rate(plan.awaitingBytes / MB)} MB`,
+          String(plan.gatewaysForCpu),
+          String(plan.gatewaysForMemory),
+          String(plan.gatewaysForNumTraces),
+          String(plan.gateways),
+          cores(plan.loadBalancerCores),
+        ]),
+        new Set([1, 2, 3, 4, 5, 6, 7, 8]),
+      ),
+    );
+  }
+  return lines.join('\n');
 }

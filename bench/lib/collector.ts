@@ -1,0 +1,144 @@
+/**
+ * The collector group's result (bench/collector.ts) and the capacity plan it gives: how many gateways
+ * (samplers) a fleet needs for a rate of agent runs, spans per run and decision wait (BENCHMARKS.md,
+ * "Scale-out: the collector tier's capacity").
+ */
+import type { LatencyResult } from '../collector/latency.js';
+import type { MemoryResult } from '../collector/memory.js';
+import type { ThroughputResult } from '../collector/throughput.js';
+
+export type CollectorResult =
+  | {
+      readonly status: 'measured';
+      /** `otelcol-tool-calls --version`. */
+      readonly collector: string;
+      readonly spansPerTrace: number;
+      readonly tracesPerRequest: number;
+      readonly errorEvery: number;
+      readonly senders: number;
+      /** One gateway alone, then the tier. */
+      readonly throughput: readonly ThroughputResult[];
+      readonly latency: LatencyResult;
+      readonly memory: MemoryResult;
+      /** The figures a plan takes, and the plans of BENCHMARKS.md's examples (null: a measurement failed). */
+      readonly capacity: {
+        readonly measured: MeasuredCapacity;
+        readonly examples: ReadonlyArray<{ readonly fleet: Fleet; readonly plan: CapacityPlan }>;
+      } | null;
+    }
+  | { readonly status: 'skipped'; readonly reason: string };
+
+/** What the plan takes from the measurements. */
+export interface MeasuredCapacity {
+  /** Spans a gateway handles per CPU second (at its highest lossless rate). */
+  readonly gatewaySpansPerCpuSecond: number;
+  /** Spans the load balancer routes per CPU second. */
+  readonly loadBalancerSpansPerCpuSecond: number;
+  /** Live heap per span held awaiting a decision (the GOGC=10 run's slope ÷ spans per trace). */
+  readonly liveBytesPerSpan: number;
+}
+
+/** What a team plans for. */
+export interface Fleet {
+  readonly runsPerSecond: number;
+  readonly spansPerRun: number;
+  readonly decisionWaitSeconds: number;
+  readonly coresPerGateway: number;
+  /**
+   * The share of a gateway's measured capacity (its cores' spans per second, gateway.yaml's `num_traces`) to
+   * plan to use: the rest is headroom for bursts, a restart's catch-up and one gateway fewer.
+   */
+  readonly utilization: number;
+  /** Memory per gateway (its container's limit) in bytes. */
+  readonly memoryPerGatewayBytes: number;
+}
+
+/**
+ * The memory_limiter of gateway.yaml refuses data once the live heap is over 60 % of the memory (limit 80 %
+ * less a spike allowance of 20 %); the collector itself takes about 60 MB before it holds a trace.
+ */
+export const USABLE_MEMORY_SHARE = 0.6;
+export const BASELINE_BYTES = 60 * 1024 * 1024;
+/** gateway.yaml's tail_sampling `num_traces`: the traces one gateway can hold awaiting their decision. */
+export const NUM_TRACES = 100_000;
+/** The tail sampler decides once a second on the traces whose wait is over. */
+export const DECISION_TICK_SECONDS = 1;
+
+export interface CapacityPlan {
+  readonly spansPerSecond: number;
+  /**
+   * Traces awaiting their decision across the tier: runs per second × (the decision wait + 1 s: the sampler
+   * decides at its first tick, once a second, after the wait).
+   */
+  readonly tracesAwaiting: number;
+  /** Their live heap across the tier. */
+  readonly awaitingBytes: number;
+  readonly gatewaysForCpu: number;
+  readonly gatewaysForMemory: number;
+  readonly gatewaysForNumTraces: number;
+  /** The most of the three, and never fewer than 2 (one can be lost or restarted). */
+  readonly gateways: number;
+  readonly loadBalancerCores: number;
+}
+
+export function capacityPlan(measured: MeasuredCapacity, fleet: Fleet): CapacityPlan {
+  const spansPerSecond = fleet.runsPerSecond * fleet.spansPerRun;
+  const tracesAwaiting = fleet.runsPerSecond * (fleet.decisionWaitSeconds + DECISION_TICK_SECONDS);
+  const awaitingBytes = tracesAwaiting * fleet.spansPerRun * measured.liveBytesPerSpan;
+  const perGatewaySpans = measured.gatewaySpansPerCpuSecond * fleet.coresPerGateway * fleet.utilization;
+  const perGatewayBytes = fleet.memoryPerGatewayBytes * USABLE_MEMORY_SHARE - BASELINE_BYTES;
+  const gatewaysForCpu = Math.ceil(spansPerSecond / perGatewaySpans);
+  const gatewaysForMemory = Math.ceil(awaitingBytes / perGatewayBytes);
+  const gatewaysForNumTraces = Math.ceil(tracesAwaiting / (NUM_TRACES * fleet.utilization));
+  return {
+    spansPerSecond,
+    tracesAwaiting,
+    awaitingBytes,
+    gatewaysForCpu,
+    gatewaysForMemory,
+    gatewaysForNumTraces,
+    gateways: Math.max(2, gatewaysForCpu, gatewaysForMemory, gatewaysForNumTraces),
+    loadBalancerCores: spansPerSecond / (measured.loadBalancerSpansPerCpuSecond * fleet.utilization),
+  };
+}
+
+/**
+ * The measured figures a plan uses: the tier's gateways (which receive over gRPC, gzip-compressed, from the
+ * load balancer: more CPU per span than a gateway the apps send to straight) and its load balancer, at the
+ * tier's highest lossless rate; the GOGC=10 run's heap per span.
+ */
+export function measuredCapacity(
+  throughput: readonly ThroughputResult[],
+  memory: MemoryResult,
+): MeasuredCapacity | null {
+  const tier = throughput.find((run) => run.topology.kind === 'tier')?.atMax;
+  const live = memory.runs.find((run) => run.gogc !== 'default');
+  if (!tier || tier.loadBalancerSpansPerCpuSecond === null || !live) return null;
+  return {
+    gatewaySpansPerCpuSecond: tier.gatewaySpansPerCpuSecond,
+    loadBalancerSpansPerCpuSecond: tier.loadBalancerSpansPerCpuSecond,
+    liveBytesPerSpan: live.heapBytesPerTrace / memory.spansPerTrace,
+  };
+}
+
+const GIB = 1024 ** 3;
+
+/** BENCHMARKS.md's examples: the issue's (50 runs/s of 30 spans, 30 s wait), and a fleet forty times as busy. */
+export const EXAMPLE_FLEETS: readonly Fleet[] = [
+  {
+    runsPerSecond: 50,
+    spansPerRun: 30,
+    decisionWaitSeconds: 30,
+    coresPerGateway: 1,
+    utilization: 0.7,
+    memoryPerGatewayBytes: 2 * GIB,
+  },
+  {
+    runsPerSecond: 2_000,
+    spansPerRun: 30,
+    decisionWaitSeconds: 30,
+    coresPerGateway: 1,
+    utilization: 0.7,
+    memoryPerGatewayBytes: 2 * GIB,
+  },
+];
