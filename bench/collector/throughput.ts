@@ -74,6 +74,8 @@ export interface ThroughputStep {
   readonly benchCpuSeconds: number;
   /** From the last request's answer until every trace was decided and every sent span had reached the sink. */
   readonly drainSeconds: number | null;
+  /** Batches in the collectors' sending queues when the load ended (the load balancer's: work it was behind on). */
+  readonly queuedAtLoadEnd: Readonly<Record<string, number>>;
   readonly lossless: boolean;
   /** Why it is not lossless (empty when it is). */
   readonly problems: readonly string[];
@@ -260,6 +262,7 @@ async function runStep(
   // drained: every trace decided, every kept one and every span the gateways sent at the sink, every queue empty
   let after = before;
   let drainSeconds: number | null = null;
+  let queuedAtLoadEnd: Record<string, number> | undefined;
   const deadline = loadEnded + (settings.decisionWaitSeconds + 30) * 1000;
   while (performance.now() < deadline) {
     after = await snapshot();
@@ -276,6 +279,7 @@ async function runStep(
       0,
     );
     const queued = after.reduce((sum, counted) => sum + counted.queued, 0);
+    queuedAtLoadEnd ??= Object.fromEntries(all.map((collector, i) => [collector.name, (after[i] as Counters).queued]));
     // the sink's count equal to the exporters' (they count a batch once the sink has answered)
     if (decided >= sent.traces && ours().length >= kept && sink.spans() === exported && queued === 0) {
       drainSeconds = (performance.now() - loadEnded) / 1000;
@@ -333,7 +337,11 @@ async function runStep(
   }
   if (drainSeconds === null) problems.push('not drained within the decision wait and 30 s');
   else if (drainSeconds > settings.decisionWaitSeconds + settings.drainSlackSeconds) {
-    problems.push(`the last decisions came ${drainSeconds.toFixed(1)} s after the load (decisions falling behind)`);
+    const behind = Object.entries(queuedAtLoadEnd ?? {}).filter(([, batches]) => batches > 0);
+    problems.push(
+      `the last decisions came ${drainSeconds.toFixed(1)} s after the load: the tier fell behind` +
+        (behind.length > 0 ? ` (queued then: ${behind.map(([name, n]) => `${name} ${n} batches`).join(', ')})` : ''),
+    );
   }
   const { senders: _, ...sentTotals } = sent;
   return {
@@ -345,6 +353,7 @@ async function runStep(
     sink: sinkStep,
     benchCpuSeconds: (benchCpu.user + benchCpu.system) / 1e6,
     drainSeconds,
+    queuedAtLoadEnd: queuedAtLoadEnd ?? {},
     lossless: problems.length === 0,
     problems,
   };

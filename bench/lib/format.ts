@@ -378,24 +378,36 @@ export function formatCollector(result: CollectorResult): string {
       new Set([1, 2, 3, 4, 5, 6, 7]),
     ),
     '',
-    'Each step (offered for its seconds; drained: until every trace was decided and every kept span arrived):',
+    'Each step (offered for its seconds; got through: spans sent ÷ the seconds the senders took; drained: until every trace was decided and every kept span arrived):',
     markdownTable(
-      ['topology', 'offered spans/s', 'lossless', 'drained after', 'gateway cores', 'LB cores', 'why not'],
+      [
+        'topology',
+        'offered spans/s',
+        'got through',
+        'lossless',
+        'drained after',
+        'gateway cores',
+        'LB cores',
+        'gateway RSS (largest)',
+        'why not',
+      ],
       result.throughput.flatMap((run) =>
         run.steps.map((step) => {
           const gatewayCpu = step.gateways.reduce((sum, gateway) => sum + gateway.cpuSeconds, 0);
           return [
             topology(run),
             rate(step.offeredSpansPerSecond),
+            rate(step.sent.spans / step.sent.elapsedSeconds),
             step.lossless ? 'yes' : 'no',
             step.drainSeconds === null ? '–' : `${step.drainSeconds.toFixed(1)} s`,
             cores(gatewayCpu / step.sent.elapsedSeconds),
             cores(step.loadBalancer ? step.loadBalancer.cpuSeconds / step.sent.elapsedSeconds : null),
+            `${(Math.max(...step.gateways.map((gateway) => gateway.rssBytes)) / MB).toFixed(0)} MB`,
             step.problems.join('; '),
           ];
         }),
       ),
-      new Set([1, 3, 4, 5]),
+      new Set([1, 2, 4, 5, 6, 7]),
     ),
   ];
   const { latency, memory } = result;
