@@ -76,7 +76,10 @@ export interface CapacityPlan {
   readonly gatewaysForCpu: number;
   readonly gatewaysForMemory: number;
   readonly gatewaysForNumTraces: number;
-  /** The most of the three, and never fewer than 2 (one can be lost or restarted). */
+  /**
+   * One more than the most of the three: with one gateway down (a restart, a node lost) the others still hold
+   * the load, once the resolver has taken it out (the k8s and dns resolvers; the static one waits for it).
+   */
   readonly gateways: number;
   readonly loadBalancerCores: number;
 }
@@ -97,7 +100,7 @@ export function capacityPlan(measured: MeasuredCapacity, fleet: Fleet): Capacity
     gatewaysForCpu,
     gatewaysForMemory,
     gatewaysForNumTraces,
-    gateways: Math.max(2, gatewaysForCpu, gatewaysForMemory, gatewaysForNumTraces),
+    gateways: Math.max(gatewaysForCpu, gatewaysForMemory, gatewaysForNumTraces) + 1,
     loadBalancerCores: spansPerSecond / (measured.loadBalancerSpansPerCpuSecond * fleet.utilization),
   };
 }
