@@ -90,6 +90,17 @@ alertmanager_prepare() { # <module dir> <scratch dir>
   go mod edit -replace "github.com/prometheus/alertmanager=./alertmanager-src"
 }
 
+# Says how a build ended: its time, or that it failed with the end of its log (and notes it in `failed`).
+reported() { # <exit status> <name> <version> <log> <started (SECONDS)>
+  if [ "$1" -eq 0 ]; then
+    echo "   built in $((SECONDS - $5)) s"
+  else
+    echo "!! $2 $3: BUILD FAILED after $((SECONDS - $5)) s; the end of $4:" >&2
+    grep -v '^go: downloading' "$4" | tail -15 | sed 's/^/   /' >&2
+    failed+=("$2")
+  fi
+}
+
 # build <name> <module> <version> <ldflags function> <prepare function or -> <cmd>...
 build() {
   local name=$1 module=$2 version=$3 ldflags_of=$4 prepare=$5
@@ -122,14 +133,7 @@ build() {
       ln -sfn "$cmd-$version" "$BIN/$cmd"
     done
   ) >"$log" 2>&1
-  local status=$?
-  if [ "$status" -eq 0 ]; then
-    echo "   built in $((SECONDS - started)) s"
-  else
-    echo "!! $name $version: BUILD FAILED after $((SECONDS - started)) s; the end of $log:" >&2
-    grep -v '^go: downloading' "$log" | tail -15 | sed 's/^/   /' >&2
-    failed+=("$name")
-  fi
+  reported $? "$name" "$version" "$log" "$started"
 }
 
 # The collector: `builder --config=<manifest>` in a scratch folder generates its main package and go.mod
@@ -160,14 +164,7 @@ build_collector() {
     mv "$BIN/.$name-$tag.tmp" "$BIN/$name-$tag"
     ln -sfn "$name-$tag" "$BIN/$name"
   ) >"$log" 2>&1
-  local status=$?
-  if [ "$status" -eq 0 ]; then
-    echo "   built in $((SECONDS - started)) s"
-  else
-    echo "!! collector $tag: BUILD FAILED after $((SECONDS - started)) s; the end of $log:" >&2
-    grep -v '^go: downloading' "$log" | tail -15 | sed 's/^/   /' >&2
-    failed+=(collector)
-  fi
+  reported $? collector "$tag" "$log" "$started"
 }
 
 build alertmanager github.com/prometheus/alertmanager "$ALERTMANAGER_VERSION" prometheus_ldflags alertmanager_prepare \

@@ -1,3 +1,4 @@
+import { Hash53 } from '../internal/hash53.js';
 import { canonicalJson } from './canonical-json.js';
 
 /** The traces remembered: the most recent ones (a trace that comes back after this many others starts anew). */
@@ -159,20 +160,9 @@ export class RepeatedCalls {
 }
 
 /**
- * cyrb53: a 53-bit string hash (two 32-bit halves); two different arguments share one with odds of
- * 2^-53. Keys are compared only among one tool's arguments in one trace (at most 64): a false repeat
- * has odds of about 2·10^-13 per tool and trace. A stronger hash would need one every runtime the
- * package supports has, synchronous (WebCrypto's `digest` is asynchronous; `node:crypto` is Node's).
+ * The arguments' hash (cyrb53, `Hash53`): keys are compared only among one tool's arguments in one trace (at
+ * most 64), so a false repeat has odds of about 2·10^-13 per tool and trace.
  */
 function hash53(text: string): number {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    h1 = Math.imul(h1 ^ code, 2654435761);
-    h2 = Math.imul(h2 ^ code, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+  return new Hash53().add(text).digest();
 }

@@ -10,6 +10,8 @@
  * no text is kept.
  */
 
+import { Hash53 } from '../../internal/hash53.js';
+
 interface Message {
   readonly role?: unknown;
   readonly content?: unknown;
@@ -25,7 +27,7 @@ export function conversationKey(messages: unknown, end?: number): string {
       if (message?.role === 'user') addUserContent(hash, message.content);
     }
   }
-  return hash.digest();
+  return hash.digest().toString(36);
 }
 
 /** A user message's text, its other parts by their type: a separator after each, so that ["ab"] is not ["a", "b"]. */
@@ -39,29 +41,4 @@ function addUserContent(hash: Hash53, content: unknown): void {
     }
   }
   hash.add('\u0001');
-}
-
-/**
- * cyrb53 over several strings: a 53-bit hash (two 32-bit halves), synchronous on every runtime the
- * package supports (WebCrypto's `digest` is asynchronous; `node:crypto` is Node's). Two conversations
- * that differ share a key with odds of 2^-53.
- */
-class Hash53 {
-  private h1 = 0xdeadbeef;
-  private h2 = 0x41c6ce57;
-
-  add(text: string): void {
-    for (let index = 0; index < text.length; index++) {
-      const code = text.charCodeAt(index);
-      this.h1 = Math.imul(this.h1 ^ code, 2654435761);
-      this.h2 = Math.imul(this.h2 ^ code, 1597334677);
-    }
-  }
-
-  digest(): string {
-    let { h1, h2 } = this;
-    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-    return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
-  }
 }
