@@ -36,6 +36,13 @@ export interface MeasuredCapacity {
   readonly loadBalancerSpansPerCpuSecond: number;
   /** Live heap per span held awaiting a decision (the GOGC=10 run's slope ÷ spans per trace). */
   readonly liveBytesPerSpan: number;
+  /**
+   * What receiving costs in memory besides the held traces, per span a second a gateway receives: the median,
+   * over the gateways of every lossless step, of its resident set less the idle collector's and twice the
+   * live heap of the traces it held (rate × (wait + 1 s) × live bytes per span), over its rate. A resident
+   * set is a high-water mark: this errs high.
+   */
+  readonly inFlightBytesPerSpanPerSecond: number;
 }
 
 /** What a team plans for. */
@@ -54,11 +61,17 @@ export interface Fleet {
 }
 
 /**
- * The memory_limiter of gateway.yaml refuses data once the live heap is over 60 % of the memory (limit 80 %
- * less a spike allowance of 20 %); the collector itself takes about 60 MB before it holds a trace.
+ * The memory_limiter of gateway.yaml refuses data while the heap (live data and garbage not yet collected) is
+ * over 60 % of the memory (its limit of 80 % less a spike allowance of 20 %), and forces a collection only
+ * over 80 %; the collector itself takes about 60 MB before it holds a trace.
  */
 export const USABLE_MEMORY_SHARE = 0.6;
 export const BASELINE_BYTES = 60 * 1024 * 1024;
+/**
+ * Go's default GOGC (100) lets the heap grow to twice the live data before it collects: held traces of B
+ * bytes make a heap of up to 2B between collections, and it is that heap the limiter weighs.
+ */
+export const GC_HEADROOM = 2;
 /** gateway.yaml's tail_sampling `num_traces`: the traces one gateway can hold awaiting their decision. */
 export const NUM_TRACES = 100_000;
 /** The tail sampler decides once a second on the traces whose wait is over. */
@@ -73,6 +86,8 @@ export interface CapacityPlan {
   readonly tracesAwaiting: number;
   /** Their live heap across the tier. */
   readonly awaitingBytes: number;
+  /** The memory the gateways need together: twice that heap (GC_HEADROOM) and what receiving costs. */
+  readonly memoryBytes: number;
   readonly gatewaysForCpu: number;
   readonly gatewaysForMemory: number;
   readonly gatewaysForNumTraces: number;
@@ -91,12 +106,14 @@ export function capacityPlan(measured: MeasuredCapacity, fleet: Fleet): Capacity
   const perGatewaySpans = measured.gatewaySpansPerCpuSecond * fleet.coresPerGateway * fleet.utilization;
   const perGatewayBytes = fleet.memoryPerGatewayBytes * USABLE_MEMORY_SHARE - BASELINE_BYTES;
   const gatewaysForCpu = Math.ceil(spansPerSecond / perGatewaySpans);
-  const gatewaysForMemory = Math.ceil(awaitingBytes / perGatewayBytes);
+  const memoryBytes = GC_HEADROOM * awaitingBytes + measured.inFlightBytesPerSpanPerSecond * spansPerSecond;
+  const gatewaysForMemory = Math.ceil(memoryBytes / perGatewayBytes);
   const gatewaysForNumTraces = Math.ceil(tracesAwaiting / (NUM_TRACES * fleet.utilization));
   return {
     spansPerSecond,
     tracesAwaiting,
     awaitingBytes,
+    memoryBytes,
     gatewaysForCpu,
     gatewaysForMemory,
     gatewaysForNumTraces,
@@ -108,7 +125,7 @@ export function capacityPlan(measured: MeasuredCapacity, fleet: Fleet): Capacity
 /**
  * The measured figures a plan uses: the tier's gateways (which receive over gRPC, gzip-compressed, from the
  * load balancer: more CPU per span than a gateway the apps send to straight) and its load balancer, at the
- * tier's highest lossless rate; the GOGC=10 run's heap per span.
+ * tier's highest lossless rate; the GOGC=10 run's heap per span; the lossless steps' resident sets.
  */
 export function measuredCapacity(
   throughput: readonly ThroughputResult[],
@@ -116,17 +133,41 @@ export function measuredCapacity(
 ): MeasuredCapacity | null {
   const tier = throughput.find((run) => run.topology.kind === 'tier')?.atMax;
   const live = memory.runs.find((run) => run.gogc !== 'default');
-  if (!tier || tier.loadBalancerSpansPerCpuSecond === null || !live) return null;
+  const idle = memory.runs.find((run) => run.gogc === 'default')?.points[0];
+  if (!tier || tier.loadBalancerSpansPerCpuSecond === null || !live || !idle) return null;
+  const liveBytesPerSpan = live.heapBytesPerTrace / memory.spansPerTrace;
+  const inFlight = throughput.flatMap((run) =>
+    run.steps
+      .filter((step) => step.lossless)
+      .flatMap((step) => {
+        const rate = step.sent.spans / step.sent.elapsedSeconds / run.topology.gateways;
+        const held = rate * (run.decisionWaitSeconds + DECISION_TICK_SECONDS) * liveBytesPerSpan;
+        return step.gateways.map((gateway) => (gateway.rssBytes - idle.rssBytes - GC_HEADROOM * held) / rate);
+      }),
+  );
   return {
     gatewaySpansPerCpuSecond: tier.gatewaySpansPerCpuSecond,
     loadBalancerSpansPerCpuSecond: tier.loadBalancerSpansPerCpuSecond,
-    liveBytesPerSpan: live.heapBytesPerTrace / memory.spansPerTrace,
+    liveBytesPerSpan,
+    inFlightBytesPerSpanPerSecond: Math.max(0, median(inFlight)),
   };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 const GIB = 1024 ** 3;
 
-/** BENCHMARKS.md's examples: the issue's (50 runs/s of 30 spans, 30 s wait), and a fleet forty times as busy. */
+/**
+ * BENCHMARKS.md's examples: the issue's (50 runs/s of 30 spans, 30 s wait), a fleet forty times as busy, and
+ * the same with gateways of twice the memory (at a 30 s wait the held traces, not the CPU, size the tier).
+ */
 export const EXAMPLE_FLEETS: readonly Fleet[] = [
   {
     runsPerSecond: 50,
@@ -143,5 +184,13 @@ export const EXAMPLE_FLEETS: readonly Fleet[] = [
     coresPerGateway: 1,
     utilization: 0.7,
     memoryPerGatewayBytes: 2 * GIB,
+  },
+  {
+    runsPerSecond: 2_000,
+    spansPerRun: 30,
+    decisionWaitSeconds: 30,
+    coresPerGateway: 1,
+    utilization: 0.7,
+    memoryPerGatewayBytes: 4 * GIB,
   },
 ];

@@ -454,16 +454,18 @@ export function formatCollector(result: CollectorResult): string {
       '',
       `Capacity plan (BENCHMARKS.md): a gateway of the tier handles ${rate(measured.gatewaySpansPerCpuSecond)} spans per ` +
         `CPU-second, the load balancer routes ${rate(measured.loadBalancerSpansPerCpuSecond)}; a span awaiting its ` +
-        `decision holds ${bytes(measured.liveBytesPerSpan)} of live heap`,
+        `decision holds ${bytes(measured.liveBytesPerSpan)} of live heap (twice that between collections), and ` +
+        `receiving takes ${bytes(measured.inFlightBytesPerSpanPerSecond)} per span a second besides`,
       markdownTable(
         [
           'fleet',
           'spans/s',
           'traces awaiting',
-          'their heap',
-          'gateways: CPU',
-          'memory',
-          'num_traces',
+          'their live heap',
+          'memory needed',
+          'gateways for CPU',
+          'for memory',
+          'for num_traces',
           'gateways',
           'LB cores',
         ],
@@ -473,13 +475,14 @@ export function formatCollector(result: CollectorResult): string {
           rate(plan.spansPerSecond),
           rate(plan.tracesAwaiting),
           `${rate(plan.awaitingBytes / MB)} MB`,
+          `${rate(plan.memoryBytes / MB)} MB`,
           String(plan.gatewaysForCpu),
           String(plan.gatewaysForMemory),
           String(plan.gatewaysForNumTraces),
           String(plan.gateways),
           cores(plan.loadBalancerCores),
         ]),
-        new Set([1, 2, 3, 4, 5, 6, 7, 8]),
+        new Set([1, 2, 3, 4, 5, 6, 7, 8, 9]),
       ),
     );
   }

@@ -128,11 +128,23 @@ describe('npm run bench -- --only collector', () => {
     expect(measured.gatewaySpansPerCpuSecond).toBe(tier.gatewaySpansPerCpuSecond);
     expect(measured.loadBalancerSpansPerCpuSecond).toBe(tier.loadBalancerSpansPerCpuSecond);
     expect(measured.liveBytesPerSpan).toBeCloseTo(collector.memory.runs[1].heapBytesPerTrace / 10, 6);
-    expect(examples.map((e: { fleet: { runsPerSecond: number } }) => e.fleet.runsPerSecond)).toEqual([50, 2_000]);
+    expect(measured.inFlightBytesPerSpanPerSecond).toBeGreaterThanOrEqual(0);
+    expect(examples.map((e: { fleet: { runsPerSecond: number } }) => e.fleet.runsPerSecond)).toEqual([
+      50, 2_000, 2_000,
+    ]);
     for (const { fleet, plan } of examples) {
       expect(plan.spansPerSecond).toBe(fleet.runsPerSecond * fleet.spansPerRun);
       expect(plan.tracesAwaiting).toBe(fleet.runsPerSecond * (fleet.decisionWaitSeconds + 1));
       expect(plan.gateways).toBe(Math.max(plan.gatewaysForCpu, plan.gatewaysForMemory, plan.gatewaysForNumTraces) + 1);
+      // the memory: twice the held traces' live heap (Go's GC headroom) and what receiving takes
+      expect(plan.awaitingBytes).toBeCloseTo(plan.tracesAwaiting * fleet.spansPerRun * measured.liveBytesPerSpan, 3);
+      expect(plan.memoryBytes).toBeCloseTo(
+        2 * plan.awaitingBytes + measured.inFlightBytesPerSpanPerSecond * plan.spansPerSecond,
+        3,
+      );
+      expect(plan.gatewaysForMemory).toBe(
+        Math.ceil(plan.memoryBytes / (0.6 * fleet.memoryPerGatewayBytes - 60 * 1024 * 1024)),
+      );
     }
 
     expect(stdout).toContain('the collector tier alone (QUICK MODE: not measurements)');
