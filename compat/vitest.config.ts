@@ -133,6 +133,9 @@ export default defineConfig({
       'test/adapters/google-genai/**/*.test.ts',
       // pi's agent loop on Node 24 (from the root node_modules: the package is not in compat/)
       'test/adapters/pi-agent-core/**/*.test.ts',
+      // OpenRouter's callModel and Bedrock's return of control on Node 24 and SDK 3.x (the same: root node_modules)
+      'test/adapters/openrouter/**/*.test.ts',
+      'test/adapters/bedrock-agent-runtime/**/*.test.ts',
       ...ZERO_CODE_SUITE,
     ],
     // the app folder the zero-code suite's apps run in on this line
