@@ -111,6 +111,9 @@ const ZERO_CODE_SUITE = [
   'test/register/sdk-parity.test.ts',
   'test/register/shutdown-bound.test.ts',
   'test/register/signals.test.ts',
+  'test/register/pi-agent-core.test.ts',
+  'test/register/openrouter.test.ts',
+  'test/register/bedrock-agent-runtime.test.ts',
 ];
 
 export default defineConfig({
