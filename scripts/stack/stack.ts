@@ -15,7 +15,7 @@
  *   files by their paths in the repository;
  * - a command's container paths are their files and folders here, a named volume a folder of `dataDir`.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { parse, stringify } from 'yaml';
@@ -99,17 +99,18 @@ export class StackError extends Error {
 
 /** The binaries the stack needs that are missing from `binDir`. */
 export function missingBinaries(binDir = servicesBinDir()): string[] {
-  return [...readComposeServices().values()]
+  const binaries = [...readComposeServices().values()]
     .filter((service) => !NOT_RUN.has(service.name))
-    .map((service) => binaryOf(service))
-    .filter((binary) => {
-      try {
-        readFileSync(join(binDir, binary));
-        return false;
-      } catch {
-        return true;
-      }
-    });
+    .map((service) => binaryOf(service));
+  // each once: the collector's binary runs the scale-out profile's load balancer and gateways too
+  return [...new Set(binaries)].filter((binary) => {
+    try {
+      accessSync(join(binDir, binary), constants.X_OK);
+      return false;
+    } catch {
+      return true;
+    }
+  });
 }
 
 /** What to do about missing binaries: build them. */
