@@ -51,7 +51,7 @@ describe('npm run bench -- --only startup', () => {
 
   it('names the groups it takes when given another', async () => {
     await expect(bench('--only', 'peers', '--quick')).rejects.toThrow(
-      '--only takes one group: startup, mcp, signals, metrics-paths (not "peers")',
+      '--only takes one group: startup, mcp, signals, metrics-paths, collector (not "peers")',
     );
   });
 });

@@ -27,13 +27,14 @@ describe(`otel-tool-calls/register with the variables a user sets (SDK ${sdkLine
     for (const path of ['/v1/traces', '/v1/metrics', '/v1/logs']) expect(body(path), path).toContain('zero-code-app');
   });
 
-  it("the resource is NodeSDK's of the line: its default detectors (3.x adds the service instance id and the OS)", async () => {
+  it("the resource is NodeSDK's of the line: its default detectors (3.x adds the OS), and a service instance id on both", async () => {
     const run = await runUnderRegister('exit-code.mjs');
     const [span] = toolSpans(run);
     expect(span?.resource).toMatchObject({ 'service.name': 'zero-code-app', 'process.pid': expect.any(Number) });
     expect(span?.resource).toHaveProperty('host.name');
-    const addedBy3 = ['service.instance.id', 'os.type'].filter((key) => span?.resource[key] !== undefined);
-    expect(addedBy3).toEqual(sdkLine === 3 ? ['service.instance.id', 'os.type'] : []);
+    expect(span?.resource['os.type'] !== undefined, 'os.type (the 3.x line only)').toBe(sdkLine === 3);
+    // each process its own instance (NodeSDK 2.x sets none: replicas pushing to a backend would share a series)
+    expect(span?.resource['service.instance.id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('OTEL_PROPAGATORS=jaeger: as NodeSDK of the line, a deprecation warning on 2.x, "unavailable" on 3.x (no Jaeger propagator there), and the app runs', async () => {
