@@ -12,7 +12,8 @@ export interface RejectedCall {
   readonly input: unknown;
   /** The framework's own error: its `name` (or `code`) is the call's `error.type`. */
   readonly error: unknown;
-  readonly rejection: ToolCallRejection;
+  /** Unset for a call that failed before its tool ran through no fault of the model's (OpenRouter). */
+  readonly rejection: ToolCallRejection | undefined;
   readonly framework: string;
   /** What else the framework knows of the call (MCP: the span attributes of the request). */
   readonly attributes?: Readonly<Record<string, string | number | boolean>>;

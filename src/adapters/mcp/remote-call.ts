@@ -26,14 +26,7 @@ const CLIENT_CALL: RemoteCallInfo = Object.freeze({
  * result is; only what McpServer sends as a JSON-RPC error answer is recorded by its code.
  */
 export function serverCall(requestId: unknown, links: readonly SpanContext[]): RemoteCallInfo {
-  return {
-    protocol: 'mcp',
-    side: 'server',
-    operation: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
-    requestId: requestIdOf(requestId),
-    links: links.length > 0 ? links : undefined,
-    describeError: describeServerError,
-  };
+  return serverSide(requestId, links, describeServerError);
 }
 
 /** A server call's failure: a tool error, but for what McpServer passes on as a JSON-RPC error answer. */
@@ -55,14 +48,7 @@ const TOOL_ERROR: RemoteCallError = Object.freeze({ type: ERROR_TYPE_VALUE_TOOL_
  * the client records it.
  */
 export function handlerServerCall(requestId: unknown, links: readonly SpanContext[]): RemoteCallInfo {
-  return {
-    protocol: 'mcp',
-    side: 'server',
-    operation: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
-    requestId: requestIdOf(requestId),
-    links: links.length > 0 ? links : undefined,
-    describeError: describeHandlerError,
-  };
+  return serverSide(requestId, links, describeHandlerError);
 }
 
 function describeHandlerError(error: unknown): RemoteCallError | undefined {
@@ -79,13 +65,22 @@ const INTERNAL_ERROR: RemoteCallError = Object.freeze({ type: '-32603', statusCo
  * `-32602`) is its code; an `isError` answer is the `McpToolError` of it, `tool_error`.
  */
 export function rejectedServerCall(requestId: unknown, links: readonly SpanContext[]): RemoteCallInfo {
+  return serverSide(requestId, links, jsonRpcError);
+}
+
+/** A `tools/call` this process handles, its failures described by `describeError`. */
+function serverSide(
+  requestId: unknown,
+  links: readonly SpanContext[],
+  describeError: (error: unknown) => RemoteCallError | undefined,
+): RemoteCallInfo {
   return {
     protocol: 'mcp',
     side: 'server',
     operation: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
     requestId: requestIdOf(requestId),
     links: links.length > 0 ? links : undefined,
-    describeError: (error: unknown) => jsonRpcError(error),
+    describeError,
   };
 }
 

@@ -1,4 +1,3 @@
-import { observeCall } from '../../internal/observe-call.js';
 import { observeRejectedCall } from '../../internal/observe-rejected-call.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import { FRAMEWORK_OPENROUTER } from '../frameworks.js';
@@ -64,24 +63,15 @@ export function observeFailureBeforeRun(
   error: unknown,
   conversationId: string | undefined,
 ): string | undefined {
-  try {
-    return observeCall<never, string, unknown>(
-      {
-        definition: { name: call.name },
-        metadata: {},
-        input: call.arguments,
-        toolContext: { toolCallId: call.id, framework: FRAMEWORK_OPENROUTER, conversationId },
-        run: () => {
-          throw error;
-        },
-        report: (text) => text,
-      },
-      listener,
-    );
-  } catch (thrown) {
-    if (thrown === error) return undefined;
-    throw thrown;
-  }
+  return observeRejectedCall(listener, {
+    toolName: call.name,
+    toolCallId: call.id,
+    input: call.arguments,
+    error,
+    rejection: undefined,
+    framework: FRAMEWORK_OPENROUTER,
+    conversationId,
+  });
 }
 
 /**
