@@ -14,18 +14,14 @@ export interface LoadSettings extends TemplateShape {
   readonly maxInFlight: number;
 }
 
-export interface LoadResult {
+/** The senders' results added up; `lateSeconds` and `elapsedSeconds` are the latest over the senders. */
+export interface LoadResult
+  extends Pick<
+    PacedSendResult,
+    'requests' | 'acknowledged' | 'failures' | 'traces' | 'spans' | 'errorTraces' | 'lateSeconds' | 'elapsedSeconds'
+  > {
   /** Each sender's result. */
   readonly senders: readonly PacedSendResult[];
-  readonly requests: number;
-  readonly acknowledged: number;
-  readonly failures: Record<string, number>;
-  readonly traces: number;
-  readonly spans: number;
-  readonly errorTraces: number;
-  /** The latest start of a last request against its schedule, over the senders. */
-  readonly lateSeconds: number;
-  readonly elapsedSeconds: number;
   readonly responseMsP99: number;
   readonly cpuSeconds: number;
 }

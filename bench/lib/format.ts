@@ -5,7 +5,7 @@ import type { Interval, MetricsPathsResult } from './metrics-paths.js';
 import type { PairedResult } from './paired.js';
 import type { PeersStatus } from './peers.js';
 import type { AllocationReportRow, ReportRow } from './rows.js';
-import type { StartupResult } from './startup.js';
+import type { StartupResult, StartupRow } from './startup.js';
 import {
   type InFlightResult,
   MCP_FLOOR_LIMIT,
@@ -57,6 +57,22 @@ export function formatMcpRoundTrip(result: McpRoundTripResult): string {
   ].join('\n');
 }
 
+/** Startup cases as a markdown table: CPU and peak RSS, each against the bare process. */
+function startupTable(rows: readonly StartupRow[]): string {
+  return markdownTable(
+    ['case', 'what runs', 'CPU (median)', '× bare', 'peak RSS (median)', '× bare'],
+    rows.map((row) => [
+      row.id,
+      row.label,
+      `${Math.round(row.cpuMs)} ms`,
+      times(row.cpuVsBare),
+      `${row.peakRssMb.toFixed(1)} MB`,
+      times(row.rssVsBare),
+    ]),
+    new Set([2, 3, 4, 5]),
+  );
+}
+
 /**
  * The startup group as markdown tables: this Node's in full, then each other runtime's ratios side
  * by side (× bare, CPU / peak RSS).
@@ -64,18 +80,9 @@ export function formatMcpRoundTrip(result: McpRoundTripResult): string {
 export function formatStartup(startup: StartupResult): string {
   const [first, ...others] = startup.runtimes;
   if (!first) return 'Startup: no runtime measured';
-  const header = ['case', 'what runs', 'CPU (median)', '× bare', 'peak RSS (median)', '× bare'];
-  const lines = first.rows.map((row) => [
-    row.id,
-    row.label,
-    `${Math.round(row.cpuMs)} ms`,
-    times(row.cpuVsBare),
-    `${row.peakRssMb.toFixed(1)} MB`,
-    times(row.rssVsBare),
-  ]);
   const sections = [
     `Startup on Node ${first.runtime.version} (whole process, /usr/bin/time, ${startup.rounds} rounds of every case in rotating order; × bare: median of the per-round ratios)`,
-    markdownTable(header, lines, new Set([2, 3, 4, 5])),
+    startupTable(first.rows),
   ];
   if (others.length > 0) {
     const byRuntime = others.map(({ rows }) => new Map(rows.map((row) => [row.id, row])));
@@ -133,18 +140,7 @@ export function formatMetricsPaths(result: MetricsPathsResult): string {
     ]),
     new Set([2, 3, 4, 5, 6, 7, 8]),
   );
-  const startTable = markdownTable(
-    ['case', 'what runs', 'CPU (median)', '× bare', 'peak RSS (median)', '× bare'],
-    atStart.rows.map((row) => [
-      row.id,
-      row.label,
-      `${Math.round(row.cpuMs)} ms`,
-      times(row.cpuVsBare),
-      `${row.peakRssMb.toFixed(1)} MB`,
-      times(row.rssVsBare),
-    ]),
-    new Set([2, 3, 4, 5]),
-  );
+  const startTable = startupTable(atStart.rows);
   return [
     'Metrics paths: pushing OTLP against serving /metrics (push ÷ pull; reported, not judged)',
     `Per call (the listener on the real SDK, ${perCall.tools} tools, one call in ${perCall.failingOneIn} of each failing; ` +

@@ -67,18 +67,7 @@ export async function startServerProcess(
   let stopping: Promise<void> | undefined;
 
   const stop = () => {
-    stopping ??= (async () => {
-      if (hasExited()) return;
-      child.kill('SIGTERM');
-      const ended = await Promise.race([
-        exitedPromise.then(() => true),
-        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000)),
-      ]);
-      if (!ended) {
-        child.kill('SIGKILL');
-        await exitedPromise;
-      }
-    })();
+    stopping ??= hasExited() ? Promise.resolve() : terminate(child, exitedPromise);
     return stopping;
   };
 
@@ -117,5 +106,21 @@ export async function answers(url: string): Promise<boolean> {
     return response.ok;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Stops `child` (running: `exited` not yet settled): SIGTERM, then SIGKILL if it has not exited within
+ * 10 s. Resolves once it has exited.
+ */
+export async function terminate(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  child.kill('SIGTERM');
+  const ended = await Promise.race([
+    exited.then(() => true),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000)),
+  ]);
+  if (!ended) {
+    child.kill('SIGKILL');
+    await exited;
   }
 }

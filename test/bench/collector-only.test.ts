@@ -1,10 +1,7 @@
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { benchGroupAlone, benchScratch } from '../helpers/bench-alone.js';
 import { skipOrFail } from '../helpers/prometheus.js';
 import { serviceGate } from '../helpers/service-binaries.js';
 
@@ -13,21 +10,9 @@ import { serviceGate } from '../helpers/service-binaries.js';
 // is that every measurement ran on real collectors and accounted for every span and trace it sent, and that
 // without the built collector the group says so and still writes its report.
 
-const run = promisify(execFile);
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const scratch = mkdtempSync(join(tmpdir(), 'bench-collector-only-'));
+const scratch = benchScratch('collector-only');
 const collectorGate = serviceGate('otelcol-tool-calls');
-
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-async function benchCollector(out: string, env: NodeJS.ProcessEnv = {}) {
-  const { stdout, stderr } = await run(
-    process.execPath,
-    ['--import', 'tsx', 'bench/run.ts', '--only', 'collector', '--quick', '--out', out],
-    { cwd: root, timeout: 300_000, env: { ...process.env, ...env } },
-  );
-  return { stdout, stderr, report: JSON.parse(readFileSync(out, 'utf8')) };
-}
+const benchCollector = (out: string, env?: NodeJS.ProcessEnv) => benchGroupAlone('collector', out, env);
 
 interface Step {
   sent: { requests: number; acknowledged: number; traces: number; spans: number; errorTraces: number };

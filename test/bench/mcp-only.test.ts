@@ -1,29 +1,15 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { benchGroupAlone, benchScratch } from '../helpers/bench-alone.js';
 
 // `npm run bench -- --only mcp --quick` as a user would run it: the MCP round trip alone, its four
 // worlds and its target against the floor. No timing is asserted: quick-mode numbers mean nothing.
 
-const run = promisify(execFile);
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const scratch = mkdtempSync(join(tmpdir(), 'bench-mcp-only-'));
-
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = benchScratch('mcp-only');
 
 describe('npm run bench -- --only mcp', () => {
   it('runs the MCP round trip alone: four worlds, observed against the floor as its one target, its JSON, and no other group', async () => {
-    const out = join(scratch, 'mcp.json');
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ['--import', 'tsx', 'bench/run.ts', '--only', 'mcp', '--quick', '--out', out],
-      { cwd: root, timeout: 300_000 },
-    );
-    const report = JSON.parse(readFileSync(out, 'utf8'));
+    const { stdout, stderr, report } = await benchGroupAlone('mcp', join(scratch, 'mcp.json'));
     expect(Object.keys(report).sort()).toEqual([
       'command',
       'elapsedSeconds',

@@ -1,30 +1,16 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { benchGroupAlone, benchScratch } from '../helpers/bench-alone.js';
 
 // `npm run bench -- --only metrics-paths --quick` as a user would run it: the metrics paths group alone
 // (push over OTLP against /metrics, per call and at start). No timing is asserted: quick-mode numbers
 // mean nothing; what is checked is that every path ran, every export arrived, and the report says so.
 
-const run = promisify(execFile);
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const scratch = mkdtempSync(join(tmpdir(), 'bench-metrics-paths-only-'));
-
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = benchScratch('metrics-paths-only');
 
 describe('npm run bench -- --only metrics-paths', () => {
   it('runs the metrics paths group alone: per call and at start, its ratios and its JSON, no target and no other group', async () => {
-    const out = join(scratch, 'metrics-paths.json');
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ['--import', 'tsx', 'bench/run.ts', '--only', 'metrics-paths', '--quick', '--out', out],
-      { cwd: root, timeout: 300_000 },
-    );
-    const report = JSON.parse(readFileSync(out, 'utf8'));
+    const { stdout, stderr, report } = await benchGroupAlone('metrics-paths', join(scratch, 'metrics-paths.json'));
     expect(Object.keys(report).sort()).toEqual([
       'command',
       'elapsedSeconds',

@@ -1,28 +1,15 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { benchGroupAlone, benchScratch, runBench } from '../helpers/bench-alone.js';
 
 // `npm run bench -- --only startup --quick` as a user would run it: the startup group alone. No
 // timing is asserted: quick-mode numbers mean nothing.
 
-const run = promisify(execFile);
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const scratch = mkdtempSync(join(tmpdir(), 'bench-startup-only-'));
-
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-const bench = (...args: string[]) =>
-  run(process.execPath, ['--import', 'tsx', 'bench/run.ts', ...args], { cwd: root, timeout: 300_000 });
+const scratch = benchScratch('startup-only');
 
 describe('npm run bench -- --only startup', () => {
   it('runs the startup group alone: its tables, its targets and its JSON, and no other group', async () => {
-    const out = join(scratch, 'startup.json');
-    const { stdout, stderr } = await bench('--only', 'startup', '--quick', '--out', out);
-    const report = JSON.parse(readFileSync(out, 'utf8'));
+    const { stdout, stderr, report } = await benchGroupAlone('startup', join(scratch, 'startup.json'));
     expect(Object.keys(report).sort()).toEqual([
       'command',
       'elapsedSeconds',
@@ -50,7 +37,7 @@ describe('npm run bench -- --only startup', () => {
   }, 300_000);
 
   it('names the groups it takes when given another', async () => {
-    await expect(bench('--only', 'peers', '--quick')).rejects.toThrow(
+    await expect(runBench(['--only', 'peers', '--quick'])).rejects.toThrow(
       '--only takes one group: startup, mcp, signals, metrics-paths, collector (not "peers")',
     );
   });

@@ -8,6 +8,7 @@ import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { freePort } from './free-port.js';
+import { terminate } from './server-process.js';
 
 /** The absolute path of an executable on `PATH`, or `undefined`. */
 export function findBinary(name: string): string | undefined {
@@ -234,17 +235,7 @@ export async function startPrometheus(binary: string, options: PrometheusOptions
   const stop = async () => {
     if (!stopped) {
       stopped = true;
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        const killed = await Promise.race([
-          exited.then(() => true),
-          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000)),
-        ]);
-        if (!killed) {
-          child.kill('SIGKILL');
-          await exited;
-        }
-      }
+      if (child.exitCode === null && child.signalCode === null) await terminate(child, exited);
       rmSync(dir, { recursive: true, force: true });
     }
   };

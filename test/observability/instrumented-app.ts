@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../helpers/free-port.js';
 import { waitFor } from '../helpers/prometheus.js';
+import { terminate } from '../helpers/server-process.js';
 import type { RunTally } from './fleet-apps.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/instrumented-tools.ts', import.meta.url));
@@ -74,15 +75,7 @@ export async function startInstrumentedApp({
 
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    const ended = await Promise.race([
-      exited.then(() => true),
-      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000)),
-    ]);
-    if (!ended) {
-      child.kill('SIGKILL');
-      await exited;
-    }
+    await terminate(child, exited);
   };
 
   try {

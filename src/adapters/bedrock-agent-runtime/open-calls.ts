@@ -1,3 +1,4 @@
+import { deferred } from '../../internal/deferred.js';
 import { logger } from '../../internal/logger.js';
 import { observeCall } from '../../internal/observe-call.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
@@ -118,10 +119,7 @@ export class OpenCalls {
     invocationId: string | undefined,
     input: InvocationInput,
   ): OpenCall | undefined {
-    let settleOutcome: (outcome: { value?: unknown; error?: Error }) => void = () => {};
-    const outcome = new Promise<unknown>((resolve, reject) => {
-      settleOutcome = ({ value, error }) => (error === undefined ? resolve(value) : reject(error));
-    });
+    const outcome = deferred<unknown>();
     let settled = false;
     const timer = setTimeout(() => call.settle(undefined, 'no answer within an hour'), UNANSWERED_AFTER_MS);
     timer.unref?.();
@@ -133,9 +131,9 @@ export class OpenCalls {
         settled = true;
         clearTimeout(timer);
         this.forget(sessionKey, call);
-        if (result === undefined) settleOutcome({ error: new ReturnControlUnansweredError(`Unanswered: ${why}`) });
-        else if (result.failed) settleOutcome({ error: new ReturnControlFailureError(result.text ?? 'FAILURE') });
-        else settleOutcome({ value: result.responseBody });
+        if (result === undefined) outcome.reject(new ReturnControlUnansweredError(`Unanswered: ${why}`));
+        else if (result.failed) outcome.reject(new ReturnControlFailureError(result.text ?? 'FAILURE'));
+        else outcome.resolve(result.responseBody);
       },
     };
     try {
@@ -149,7 +147,7 @@ export class OpenCalls {
             framework: FRAMEWORK_BEDROCK_AGENT_RUNTIME,
             conversationId: sessionId,
           },
-          run: () => outcome,
+          run: () => outcome.promise,
           // the app answers the agent itself: what the listener would report has no one to go to
           report: (text) => text,
         },

@@ -9,6 +9,7 @@ import type {
   PostToolUseHookInput,
   PreToolUseHookInput,
 } from '@anthropic-ai/claude-agent-sdk';
+import { deferred } from '../../internal/deferred.js';
 import { observeCall } from '../../internal/observe-call.js';
 import { markObserved } from '../../internal/observed-marker.js';
 import { assertListener } from '../../internal/validate.js';
@@ -83,10 +84,7 @@ export function toolCallHooks<Context = unknown>(listener: ToolCallListener<Cont
 
   const start = (input: PreToolUseHookInput, key: string, toolUseId: string) => {
     if (open.has(key)) return;
-    let settle: OpenCall['settle'] = () => {};
-    const outcome = new Promise<{ readonly response: unknown } | { readonly failure: Error }>((resolve) => {
-      settle = resolve;
-    });
+    const outcome = deferred<{ readonly response: unknown } | { readonly failure: Error }>();
     const toolName = String(input.tool_name);
     const conversationId = sessionOf(input) || undefined;
     const observed = Promise.resolve(
@@ -104,7 +102,7 @@ export function toolCallHooks<Context = unknown>(listener: ToolCallListener<Cont
             conversationId,
           },
           run: async () => {
-            const settled = await outcome;
+            const settled = await outcome.promise;
             if ('failure' in settled) throw settled.failure;
             return settled.response;
           },
@@ -115,7 +113,7 @@ export function toolCallHooks<Context = unknown>(listener: ToolCallListener<Cont
         observing,
       ),
     ).catch(() => undefined); // rethrown: the SDK has the failure already, the hooks return nothing
-    open.set(key, { settle, observed, toolName, conversationId, answered: false });
+    open.set(key, { settle: outcome.resolve, observed, toolName, conversationId, answered: false });
   };
 
   const finish = async (

@@ -1,3 +1,4 @@
+import { deferred } from '../../internal/deferred.js';
 import { forwardingObject } from '../../internal/forwarding-object.js';
 import { observeCall } from '../../internal/observe-call.js';
 import { markObserved } from '../../internal/observed-marker.js';
@@ -91,25 +92,22 @@ async function observeBatch(
 ): Promise<unknown[]> {
   // the original's answer to the batch, once it is run: inside the call's span for a batch of one,
   // after every call's span has started for more
-  let settle!: (parts: Promise<unknown[]>) => void;
-  const answered = new Promise<unknown[]>((resolve) => {
-    settle = resolve;
-  });
+  const answer = deferred<unknown[]>();
   // a failed batch reaches the SDK through the calls' outcomes, never as an unhandled rejection
-  answered.catch(() => undefined);
+  answer.promise.catch(() => undefined);
   let started = false;
   const start = () => {
     if (started) return;
     started = true;
     try {
-      settle(Promise.resolve(batch.run()));
+      answer.resolve(batch.run());
     } catch (error) {
-      settle(Promise.reject(error));
+      answer.reject(error);
     }
   };
   let attributed: Promise<{ parts: unknown[]; owners: Array<FunctionCallLike | undefined> }> | undefined;
   const attribute = () => {
-    attributed ??= answered.then((parts) => {
+    attributed ??= answer.promise.then((parts) => {
       const list = Array.isArray(parts) ? parts : [];
       return { parts: list, owners: answeredCalls(list, own) };
     });
@@ -147,7 +145,7 @@ async function observeBatch(
       );
     } catch (error) {
       // a listener's beforeCall threw: the batch does not run, the calls already started end with that error
-      settle(Promise.reject(error));
+      answer.reject(error);
       await Promise.allSettled(observed);
       throw error;
     }

@@ -1,3 +1,4 @@
+import { deferred } from '../../internal/deferred.js';
 import { forwardingObject } from '../../internal/forwarding-object.js';
 
 /*
@@ -39,20 +40,18 @@ export function observedTaskHandler(
     const signal = signalOf(params[params.length - 1]);
     if (signal === undefined) return (createTask as CreateTask).apply(handler, params);
     let created: unknown;
-    let answered!: (outcome: { value: unknown } | { error: unknown }) => void;
-    const answer = new Promise<unknown>((resolve, reject) => {
-      answered = (outcome) => ('error' in outcome ? reject(outcome.error) : resolve(outcome.value));
-    });
+    const answer = deferred<unknown>();
     const observed = Promise.resolve(
       observe(params, () => {
         created = (createTask as CreateTask).apply(handler, params);
-        return answer;
+        return answer.promise;
       }),
     );
     pending.set(signal, {
       settle(value, thrown) {
         pending.delete(signal);
-        answered(thrown ? { error: value } : { value });
+        if (thrown) answer.reject(value);
+        else answer.resolve(value);
         return observed;
       },
     });

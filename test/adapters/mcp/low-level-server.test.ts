@@ -1,4 +1,4 @@
-import { DiagLogLevel, diag, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import { instrumentClient, instrumentServer } from 'otel-tool-calls/mcp';
 import {
@@ -15,8 +15,9 @@ import {
   METRIC_MCP_SERVER_OPERATION_DURATION,
   METRIC_TOOL_CALL_ERRORS,
 } from 'otel-tool-calls/semconv';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { useDiagLog } from '../../helpers/diag-log.js';
 import { useTestTelemetry } from '../../helpers/otel-sdk.js';
 import { recordingListener } from '../../helpers/recording-listener.js';
 import { connectLine, type LowLevelServer, SDK_LINES, type SdkLine, type ToolsCallHandler } from './sdks.js';
@@ -52,9 +53,8 @@ function lowLevelWeather(sdk: SdkLine): LowLevelServer {
 
 const serverSpans = () => toolCallSpans(telemetry).filter((span) => span.kind === SpanKind.SERVER);
 
-afterEach(() => {
-  diag.disable();
-});
+// what diag says at warn level and above, each test's own
+const warnings = useDiagLog();
 
 describe.each(SDK_LINES)('instrumentServer on a low-level Server, SDK $name', (sdk) => {
   it('observes its tools/call handler as the tool: one SERVER span per call, the child of the client span', async () => {
@@ -215,17 +215,6 @@ describe.each(SDK_LINES)('instrumentServer on a low-level Server, SDK $name', (s
   });
 
   it('instrumenting it again with another listener is a no-op, said on diag', async () => {
-    const warnings: string[] = [];
-    diag.setLogger(
-      {
-        error: () => {},
-        warn: (...args: unknown[]) => warnings.push(args.join(' ')),
-        info: () => {},
-        debug: () => {},
-        verbose: () => {},
-      },
-      DiagLogLevel.WARN,
-    );
     const first = recordingListener();
     const second = recordingListener();
     const server = lowLevelWeather(sdk);
@@ -243,17 +232,6 @@ describe.each(SDK_LINES)('instrumentServer on a low-level Server, SDK $name', (s
 
 describe('instrumentServer: what it takes', () => {
   it('a Server whose request handlers cannot be read is left alone, and diag says so', () => {
-    const warnings: string[] = [];
-    diag.setLogger(
-      {
-        error: () => {},
-        warn: (...args: unknown[]) => warnings.push(args.join(' ')),
-        info: () => {},
-        debug: () => {},
-        verbose: () => {},
-      },
-      DiagLogLevel.WARN,
-    );
     // a Server of another shape: its methods, but no handler Map where the SDK keeps it
     const server = {
       setRequestHandler() {},
