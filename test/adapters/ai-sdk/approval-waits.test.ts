@@ -1,5 +1,5 @@
 /** The pending approvals' questions: a wait taken once, per conversation, the table bounded with the oldest forgotten first. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MAX_PENDING_APPROVALS, rememberAsked, takeWaitSeconds } from '../../../src/adapters/ai-sdk/approval-waits.js';
 import { conversationKey } from '../../../src/adapters/ai-sdk/conversation-key.js';
 
@@ -27,12 +27,21 @@ describe('approval waits', () => {
   });
 
   it('questions under one key (conversations alike up to the call) are answered in the order asked', () => {
-    rememberAsked('call_0', 'alike');
-    rememberAsked('call_0', 'alike');
-    const earlier = takeWaitSeconds('call_0', 'alike');
-    const later = takeWaitSeconds('call_0', 'alike');
-    expect(earlier).toBeGreaterThanOrEqual(later as number);
-    expect(takeWaitSeconds('call_0', 'alike')).toBeUndefined();
+    // a clock the test sets: on the real one, the order of the waits depends on the gaps between the lines
+    const now = vi.spyOn(performance, 'now');
+    try {
+      now.mockReturnValueOnce(1_000);
+      rememberAsked('call_0', 'alike');
+      now.mockReturnValueOnce(3_000);
+      rememberAsked('call_0', 'alike');
+      now.mockReturnValueOnce(6_000);
+      expect(takeWaitSeconds('call_0', 'alike')).toBe(5);
+      now.mockReturnValueOnce(6_500);
+      expect(takeWaitSeconds('call_0', 'alike')).toBe(3.5);
+      expect(takeWaitSeconds('call_0', 'alike')).toBeUndefined();
+    } finally {
+      now.mockRestore();
+    }
   });
 
   it(`remembers at most ${MAX_PENDING_APPROVALS} questions in all, forgetting the oldest first`, () => {
