@@ -1,4 +1,5 @@
 import { trace } from '@opentelemetry/api';
+import { isPromiseLike } from '../../internal/is-async-iterable.js';
 import { observeCall } from '../../internal/observe-call.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import type { ToolDefinition, ToolMetadata } from '../../tool-callback.js';
@@ -6,6 +7,7 @@ import { FRAMEWORK_MCP } from '../frameworks.js';
 import { SessionAttributes } from './attributes.js';
 import { sendingToolCall } from './client-messages.js';
 import { protocolVersionOf, toolCallOf } from './client-seam.js';
+import { isUnlisted, markedUnknownTool, noteListedTools } from './listed-tools.js';
 import { withTraceContext } from './propagation.js';
 import { replaceMethod } from './protocol-seam.js';
 import { clientCall } from './remote-call.js';
@@ -16,7 +18,8 @@ import { mcpToolFailure, reportedResult } from './tool-error.js';
  * call (`ToolCallInfo.remote`, side `client`) and sends the call's span context in the request's
  * `params._meta` (a stand-in for the app's params, propagation.ts). The JSON-RPC request id is
  * assigned inside the SDK when the request is sent, after the listener's `beforeCall`: it is set on
- * the call's span then (client-messages.ts), not in `ToolCallInfo`.
+ * the call's span then (client-messages.ts), not in `ToolCallInfo`. A failed call to a tool the
+ * server did not list is the model's call of a tool that does not exist (listed-tools.ts).
  */
 
 type CallTool = (this: unknown, ...args: unknown[]) => unknown;
@@ -27,10 +30,11 @@ const NO_TOOL: ToolDefinition = Object.freeze({ name: '' });
 
 /** Observes every `callTool` of `client` with `listener`. */
 export function observeClientToolCalls(client: object, listener: ToolCallListener<unknown>): void {
-  replaceMethod(client, 'callTool', (callTool) => observedCallTool(callTool as CallTool, listener));
+  noteListedTools(client);
+  replaceMethod(client, 'callTool', (callTool) => observedCallTool(client, callTool as CallTool, listener));
 }
 
-function observedCallTool(callTool: CallTool, listener: ToolCallListener<unknown>): CallTool {
+function observedCallTool(instrumented: object, callTool: CallTool, listener: ToolCallListener<unknown>): CallTool {
   const session = new SessionAttributes();
   // the last tool's definition: a client usually calls a tool again (no object per call)
   let definition: ToolDefinition = NO_TOOL;
@@ -41,6 +45,8 @@ function observedCallTool(callTool: CallTool, listener: ToolCallListener<unknown
     const client = this as { transport?: { sessionId?: unknown } };
     const callerSpan = trace.getActiveSpan();
     if (definition.name !== toolName) definition = Object.freeze({ name: toolName });
+    // read at the start: a call of a listed tool costs nothing more
+    const unlisted = isUnlisted(instrumented, toolName);
     return observeCall(
       {
         definition,
@@ -60,12 +66,24 @@ function observedCallTool(callTool: CallTool, listener: ToolCallListener<unknown
           const sent = args.slice();
           sent[0] = withTraceContext(args[0] as object);
           // the listener's own span (not the caller's): its request id is learnt as the request is sent
-          return sendingToolCall(span === callerSpan ? undefined : span, callTool, this, sent);
+          const answer = sendingToolCall(span === callerSpan ? undefined : span, callTool, this, sent);
+          return unlisted ? markedUnknownToolAnswer(answer) : answer;
         },
-        failureOf: (result) => mcpToolFailure(toolName, result),
+        failureOf: (result) => {
+          const failure = mcpToolFailure(toolName, result);
+          return unlisted && failure !== undefined ? markedUnknownTool(failure, true) : failure;
+        },
         report: reportedResult,
       },
       listener,
     ) as unknown;
   };
+}
+
+/** The SDK's answer, its rejection with the peer's "no such tool" marked as the model's unknown tool. */
+function markedUnknownToolAnswer(answer: unknown): unknown {
+  if (!isPromiseLike(answer)) return answer;
+  return answer.then(undefined, (error: unknown) => {
+    throw markedUnknownTool(error, false);
+  });
 }

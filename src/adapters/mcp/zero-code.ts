@@ -14,6 +14,7 @@ import { type Send, sendNotification, sendRequest } from './client-messages.js';
 import { clientSessionFacts } from './client-seam.js';
 import { instrumentClient, watchServerRequests } from './instrument-client.js';
 import { instrumentServer } from './instrument-server.js';
+import { listToolsNoting } from './listed-tools.js';
 import { MCP_SDK_VERSIONS, MCP_SPLIT_VERSIONS } from './manifest.js';
 import { RESPONSE_ENTRY } from './protocol-seam.js';
 import { onresponseNotingPeerAnswers } from './sdk-own-errors.js';
@@ -41,8 +42,9 @@ type ServerModule = { McpServer?: { prototype: Prototype }; Server?: { prototype
  *   real client: the client itself is never changed, so `disable()` restores it exactly and an app
  *   can still call `instrumentClient` on it later (then it is observed by that one only). Its other
  *   messages (`initialize`, `tools/list`, notifications, ...) are observed at `Client.prototype.request`
- *   and `.notification` as `instrumentClient` observes them (client-messages.ts), and its session at
- *   `.connect`, through the server's switch: recorded while the instrumentation is enabled.
+ *   and `.notification` as `instrumentClient` observes them (client-messages.ts), its session at
+ *   `.connect`, and the names its server lists at `.listTools` (listed-tools.ts), through the server's
+ *   switch: recorded while the instrumentation is enabled.
  * - 2.x: the same hooks on the classes the split packages export from their main module
  *   (`@modelcontextprotocol/server`'s `McpServer` and `Server`, `@modelcontextprotocol/client`'s `Client`).
  * - The copies other SDKs bundle (the Claude Agent SDK's `createSdkMcpServer().instance`) are no
@@ -99,6 +101,15 @@ export function mcpModules(context: PatchContext): {
     const prototype = moduleExports.Client?.prototype;
     if (!prototype || typeof prototype.callTool !== 'function') return moduleExports;
     patchClientMessages(prototype);
+    // the names the client's server lists: a failed call to another is the model's (listed-tools.ts)
+    if (typeof prototype.listTools === 'function') {
+      wrap(prototype, 'listTools', (original) => {
+        const noting = listToolsNoting(original as AnyFunction);
+        return function listTools(this: object, ...args: unknown[]) {
+          return (isEnabled() ? noting : (original as AnyFunction)).apply(this, args);
+        };
+      });
+    }
     wrap(
       prototype,
       'callTool',
@@ -115,7 +126,15 @@ export function mcpModules(context: PatchContext): {
   const unpatchClient = (moduleExports: { Client?: { prototype: Prototype } }) => {
     const prototype = moduleExports.Client?.prototype;
     if (!prototype) return;
-    for (const method of ['callTool', 'request', 'notification', 'connect', 'close', RESPONSE_ENTRY] as const) {
+    for (const method of [
+      'callTool',
+      'listTools',
+      'request',
+      'notification',
+      'connect',
+      'close',
+      RESPONSE_ENTRY,
+    ] as const) {
       if (isWrapped(prototype[method])) unwrap(prototype, method);
     }
   };
