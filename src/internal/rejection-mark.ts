@@ -1,4 +1,5 @@
 import type { ToolCallRejection } from '../tool-call-listener.js';
+import { isPromiseLike } from './is-async-iterable.js';
 import { REJECTION_KEY as REJECTION } from './protocol.js';
 
 /**
@@ -26,4 +27,19 @@ export function rejectionOf(error: unknown): ToolCallRejection | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * `answer`, a promise whose rejection is marked with what `classify` finds in the error (a refusal
+ * the adapter learns of only from the answer); any other value as it is.
+ */
+export function markingRejections(
+  answer: unknown,
+  classify: (error: unknown) => ToolCallRejection | undefined,
+): unknown {
+  if (!isPromiseLike(answer)) return answer;
+  return answer.then(undefined, (error: unknown) => {
+    const rejection = classify(error);
+    throw rejection === undefined ? error : markRejection(error as object, rejection);
+  });
 }

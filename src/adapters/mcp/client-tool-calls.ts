@@ -1,13 +1,13 @@
 import { trace } from '@opentelemetry/api';
-import { isPromiseLike } from '../../internal/is-async-iterable.js';
 import { observeCall } from '../../internal/observe-call.js';
+import { markingRejections, markRejection } from '../../internal/rejection-mark.js';
 import type { ToolCallListener } from '../../tool-call-listener.js';
 import type { ToolDefinition, ToolMetadata } from '../../tool-callback.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
 import { SessionAttributes } from './attributes.js';
 import { sendingToolCall } from './client-messages.js';
 import { protocolVersionOf, toolCallOf } from './client-seam.js';
-import { isUnlisted, markedUnknownTool, noteListedTools } from './listed-tools.js';
+import { isUnlisted, noteListedTools, unlistedRefusalOf } from './listed-tools.js';
 import { withTraceContext } from './propagation.js';
 import { replaceMethod } from './protocol-seam.js';
 import { clientCall } from './remote-call.js';
@@ -67,23 +67,16 @@ function observedCallTool(instrumented: object, callTool: CallTool, listener: To
           sent[0] = withTraceContext(args[0] as object);
           // the listener's own span (not the caller's): its request id is learnt as the request is sent
           const answer = sendingToolCall(span === callerSpan ? undefined : span, callTool, this, sent);
-          return unlisted ? markedUnknownToolAnswer(answer) : answer;
+          return unlisted ? markingRejections(answer, unlistedRefusalOf) : answer;
         },
         failureOf: (result) => {
           const failure = mcpToolFailure(toolName, result);
-          return unlisted && failure !== undefined ? markedUnknownTool(failure, true) : failure;
+          // McpServer 1.x answers a tool it does not have with an isError result
+          return unlisted && failure !== undefined ? markRejection(failure, 'unknown_tool') : failure;
         },
         report: reportedResult,
       },
       listener,
     ) as unknown;
   };
-}
-
-/** The SDK's answer, its rejection with the peer's "no such tool" marked as the model's unknown tool. */
-function markedUnknownToolAnswer(answer: unknown): unknown {
-  if (!isPromiseLike(answer)) return answer;
-  return answer.then(undefined, (error: unknown) => {
-    throw markedUnknownTool(error, false);
-  });
 }

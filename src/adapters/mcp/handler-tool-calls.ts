@@ -1,8 +1,8 @@
 import { context } from '@opentelemetry/api';
 import { type ObservedCall, observeCall } from '../../internal/observe-call.js';
-import { markRejection } from '../../internal/rejection-mark.js';
+import { markingRejections } from '../../internal/rejection-mark.js';
 import { MCP_METHOD_NAME_VALUE_TOOLS_CALL } from '../../otel/semconv.js';
-import type { ToolCallListener, ToolCallRejection } from '../../tool-call-listener.js';
+import type { ToolCallListener } from '../../tool-call-listener.js';
 import type { ToolDefinition, ToolMetadata } from '../../tool-callback.js';
 import { FRAMEWORK_MCP } from '../frameworks.js';
 import { SessionAttributes } from './attributes.js';
@@ -11,7 +11,7 @@ import { httpPeerOf } from './http-peer.js';
 import { extractTraceContext } from './propagation.js';
 import { type Handler, onRequestHandlers } from './protocol-seam.js';
 import { toolCallOf } from './rejected-requests.js';
-import { handlerServerCall } from './remote-call.js';
+import { handlerServerCall, refusalOf } from './remote-call.js';
 import { negotiatedVersion, requestOfHandlerExtra, transportOf } from './server-seam.js';
 import { mcpToolFailure, reportedResult } from './tool-error.js';
 
@@ -74,32 +74,10 @@ function observedToolsCall(watch: HandlerToolCalls, session: SessionAttributes, 
         ),
         remote: handlerServerCall(facts.requestId, links),
       },
-      run: () => markedRefusal(handler.call(this, request, extra, ...rest)),
+      run: () => markingRejections(handler.call(this, request, extra, ...rest), refusalOf),
       failureOf: (result: unknown) => mcpToolFailure(toolName, result),
       report: reportedResult,
     };
     return context.with(parent, observeCall, undefined, call, listener);
   };
-}
-
-/** The handler's answer, an error answer for the caller's mistake marked as the model's bad call. */
-function markedRefusal(answer: unknown): unknown {
-  if (answer === null || typeof answer !== 'object' || typeof (answer as Promise<unknown>).then !== 'function') {
-    return answer;
-  }
-  return (answer as Promise<unknown>).then(undefined, (error: unknown) => {
-    const rejection = refusalOf(error);
-    throw rejection === undefined ? error : markRejection(error as object, rejection);
-  });
-}
-
-/** JSON-RPC -32601 (Method not found: fastmcp's unknown tool) and -32602 (Invalid params). */
-function refusalOf(error: unknown): ToolCallRejection | undefined {
-  if (error === null || typeof error !== 'object') return undefined;
-  try {
-    const { code } = error as { code?: unknown };
-    return code === -32601 ? 'unknown_tool' : code === -32602 ? 'invalid_input' : undefined;
-  } catch {
-    return undefined;
-  }
 }

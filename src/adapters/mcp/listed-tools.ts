@@ -1,7 +1,7 @@
 import { isPromiseLike } from '../../internal/is-async-iterable.js';
-import { markRejection } from '../../internal/rejection-mark.js';
+import type { ToolCallRejection } from '../../tool-call-listener.js';
 import { type Handler, replaceMethod } from './protocol-seam.js';
-import { jsonRpcError } from './remote-call.js';
+import { refusalOf } from './remote-call.js';
 
 /*
  * The tools a client's server listed (the client's `tools/list` answers), so that a call to a name
@@ -19,9 +19,6 @@ const listedByClient = new WeakMap<object, Set<string>>();
 
 /** Names kept per client at most: a server listing more is read as one that listed none (names kept). */
 export const MAX_LISTED_TOOLS = 10_000;
-
-/** The failures a server answers a call to a tool it does not have with (1.x McpServer, low-level servers, fastmcp). */
-const NO_SUCH_TOOL_CODES: ReadonlySet<string | undefined> = new Set(['-32601', '-32602']);
 
 /** `listTools` of `client`, replaced on the instance, notes the names of each answer. */
 export function noteListedTools(client: object): void {
@@ -52,15 +49,13 @@ export function isUnlisted(client: object, toolName: string): boolean {
   return listed !== undefined && !listed.has(toolName);
 }
 
-/** `failure` of a call to an unlisted tool, marked as the model's call of a tool that does not exist, when the server said so. */
-export function markedUnknownTool<Failure>(failure: Failure, toolResultError: boolean): Failure {
-  if (failure === null || typeof failure !== 'object') return failure;
-  // a tool result with isError (McpServer's "Tool … not found"), or the peer's -32601/-32602; not a
-  // connection closed or a timeout, which would say nothing of the name
-  if (toolResultError || NO_SUCH_TOOL_CODES.has(jsonRpcError(failure)?.statusCode)) {
-    return markRejection(failure, 'unknown_tool');
-  }
-  return failure;
+/**
+ * What a call to an unlisted tool that the peer refused is: the model's call of a tool that does not
+ * exist, whether the peer said so with -32601 or -32602. A connection closed or a timeout says
+ * nothing of the name: not marked.
+ */
+export function unlistedRefusalOf(error: unknown): ToolCallRejection | undefined {
+  return refusalOf(error) === undefined ? undefined : 'unknown_tool';
 }
 
 /** One page of `tools/list`: the first (no cursor) starts the names again, a later one adds to them. */

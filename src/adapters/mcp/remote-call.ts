@@ -2,6 +2,7 @@ import type { SpanContext } from '@opentelemetry/api';
 import { errorMessageOf } from '../../otel/error-type.js';
 import { ERROR_TYPE_VALUE_TOOL_ERROR, MCP_METHOD_NAME_VALUE_TOOLS_CALL } from '../../otel/semconv.js';
 import type { RemoteCallError, RemoteCallInfo } from '../../remote-call.js';
+import type { ToolCallRejection } from '../../tool-call-listener.js';
 import { ToolResultError } from '../../tool-result-error.js';
 import { sdkOwnErrorType } from './sdk-own-errors.js';
 
@@ -113,4 +114,19 @@ export function jsonRpcError(error: unknown): RemoteCallError | undefined {
         ? errorMessageOf(message.slice(prefix.length))
         : undefined,
   };
+}
+
+/**
+ * The model's bad call a peer's error answer says: JSON-RPC -32601 (Method not found: fastmcp's and
+ * other low-level servers' unknown tool) and -32602 (Invalid params: 2.x McpServer's unknown tool,
+ * invalid arguments).
+ */
+export function refusalOf(error: unknown): ToolCallRejection | undefined {
+  if (error === null || typeof error !== 'object') return undefined;
+  try {
+    const { code } = error as { code?: unknown };
+    return code === -32601 ? 'unknown_tool' : code === -32602 ? 'invalid_input' : undefined;
+  } catch {
+    return undefined;
+  }
 }

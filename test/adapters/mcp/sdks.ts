@@ -58,8 +58,8 @@ export interface SdkLine {
   newLowLevelServer(): LowLevelServer;
   /** Sets the low-level server's `tools/call` handler (1.x: by `CallToolRequestSchema`, 2.x: by method). */
   onToolsCall(server: LowLevelServer, handler: ToolsCallHandler): void;
-  /** Sets its `tools/list` handler, answering `names`. */
-  onToolsList(server: LowLevelServer, names: readonly string[]): void;
+  /** Sets its `tools/list` handler, answering `names`, or the page `list` gives for the request's cursor. */
+  onToolsList(server: LowLevelServer, list: ToolsList): void;
   /** The error a handler throws to answer with JSON-RPC `code` (1.x `McpError`, 2.x `ProtocolError`). */
   protocolError(code: number, message: string): Error;
   newClient(): TestClient;
@@ -76,8 +76,8 @@ export const SDK_LINES: readonly SdkLine[] = [
     newServer: () => new McpServer1({ name: 'weather', version: '1.0.0' }) as unknown as TestServer,
     newLowLevelServer: () => new Server1({ name: 'weather', version: '1.0.0' }, { capabilities: { tools: {} } }),
     onToolsCall: (server, handler) => (server as Server1).setRequestHandler(CallToolRequestSchema, handler as never),
-    onToolsList: (server, names) =>
-      (server as Server1).setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed(names) })),
+    onToolsList: (server, list) =>
+      (server as Server1).setRequestHandler(ListToolsRequestSchema, async (request) => answerList(list, request)),
     protocolError: (code, message) => new McpError(code, message),
     newClient: () => new Client1({ name: 'test-client', version: '1.0.0' }) as unknown as TestClient,
     linkedPair: () => InMemoryTransport1.createLinkedPair(),
@@ -88,14 +88,24 @@ export const SDK_LINES: readonly SdkLine[] = [
     newServer: () => new McpServer2({ name: 'weather', version: '1.0.0' }) as unknown as TestServer,
     newLowLevelServer: () => new Server2({ name: 'weather', version: '1.0.0' }, { capabilities: { tools: {} } }),
     onToolsCall: (server, handler) => (server as Server2).setRequestHandler('tools/call', handler as never),
-    onToolsList: (server, names) =>
-      (server as Server2).setRequestHandler('tools/list', async () => ({ tools: listed(names) })),
+    onToolsList: (server, list) =>
+      (server as Server2).setRequestHandler('tools/list', async (request) => answerList(list, request)),
     protocolError: (code, message) => new ProtocolError(code, message),
     newClient: () => new Client2({ name: 'test-client', version: '1.0.0' }) as unknown as TestClient,
     linkedPair: () => InMemoryTransport2.createLinkedPair(),
     urlElicitationRequired: (message) => new UrlElicitationRequired2([ELICITATION as never], message),
   },
 ];
+
+/** A `tools/list` answer: the names, or a page of them and the cursor of the next. */
+export type ToolsList =
+  | readonly string[]
+  | ((cursor: string | undefined) => { readonly names: readonly string[]; readonly nextCursor?: string });
+
+function answerList(list: ToolsList, request: { params?: { cursor?: string } }) {
+  const page = typeof list === 'function' ? list(request.params?.cursor) : { names: list };
+  return { tools: listed(page.names), ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) };
+}
 
 function listed(names: readonly string[]) {
   return names.map((name) => ({ name, inputSchema: { type: 'object' as const } }));

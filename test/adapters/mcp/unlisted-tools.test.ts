@@ -1,4 +1,3 @@
-import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SpanKind } from '@opentelemetry/api';
 import { instrumentClient } from 'otel-tool-calls/mcp';
 import {
@@ -131,12 +130,8 @@ describe.each(SDK_LINES)('a client that listed its tools counts the names it mad
     const server = sdk.newLowLevelServer();
     let firstPage = ['a'];
     // two pages: the first page's names, then 'b' after the cursor
-    (server as unknown as { setRequestHandler: (...args: unknown[]) => void }).setRequestHandler(
-      sdk.name === '1.x' ? ListToolsRequestSchema : 'tools/list',
-      async (request: { params?: { cursor?: string } }) =>
-        request.params?.cursor === 'page-2'
-          ? { tools: [{ name: 'b', inputSchema: { type: 'object' } }] }
-          : { tools: firstPage.map((name) => ({ name, inputSchema: { type: 'object' } })), nextCursor: 'page-2' },
+    sdk.onToolsList(server, (cursor) =>
+      cursor === 'page-2' ? { names: ['b'] } : { names: firstPage, nextCursor: 'page-2' },
     );
     sdk.onToolsCall(server, async () => ({ content: [{ type: 'text', text: 'failed' }], isError: true }));
     const client = instrumentClient(sdk.newClient() as never, telemetry.listener()) as unknown as ListingClient;
